@@ -1,0 +1,75 @@
+// `flockscope bench`: steps/s of the engine at constant density (1 boid per 400 px^2: the
+// world side is sqrt(400 N)), printed as one JSON line so scripts can collect it.
+#include <omp.h>
+#include <sys/resource.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "cli_common.hpp"
+#include "flockscope/core/flock.hpp"
+
+namespace flockscope::cli {
+
+struct BenchArgs {
+  std::string preset = "cornell-pico-predator";
+  std::vector<std::string> sets;
+  std::int64_t boids = 100000;
+  int steps = 100;
+  int warmup = 500;
+  int threads = 0;
+  bool all_pairs = false;
+};
+
+void add_bench_command(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<BenchArgs>();
+  CLI::App* bench = app.add_subcommand("bench", "Measure simulation steps per second; prints one JSON line");
+  bench->add_option("--preset", a->preset, "Rules and parameters to measure")->capture_default_str();
+  bench->add_option("--set", a->sets, "Override a parameter: key=value (repeatable)");
+  bench->add_option("--boids", a->boids, "Number of boids")->capture_default_str()->check(CLI::Range(1, 10000000));
+  bench->add_option("--steps", a->steps, "Timed steps")->capture_default_str()->check(CLI::Range(1, 1000000));
+  bench->add_option("--warmup", a->warmup, "Untimed steps first")->capture_default_str()->check(CLI::Range(0, 1000000));
+  bench->add_option("--threads", a->threads, "Threads (0: all cores)")->check(CLI::Range(0, 256));
+  bench->add_flag("--all-pairs", a->all_pairs, "Measure the straightforward O(N^2) step instead of the grid");
+  bench->callback([a, &exit_code] {
+    try {
+      Params p = resolve_params(a->preset, a->sets);
+      p.boids = a->boids;
+      p.width = p.height = std::sqrt(400.0 * double(a->boids));
+      Flock flock(p);
+      const int threads = a->threads > 0 ? a->threads : omp_get_num_procs();
+      flock.set_threads(threads);
+      auto step = [&] { a->all_pairs ? flock.step_all_pairs() : flock.step(); };
+      for (int i = 0; i < a->warmup; ++i) step();
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < a->steps; ++i) step();
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      rusage ru{};
+      getrusage(RUSAGE_SELF, &ru);
+      const double peak_rss = double(ru.ru_maxrss) * 1024.0;
+      nlohmann::json j;
+      j["preset"] = a->preset;
+      j["engine"] = a->all_pairs ? "all-pairs" : "grid";
+      j["boids"] = a->boids;
+      j["threads"] = threads;
+      j["warmup"] = a->warmup;
+      j["steps"] = a->steps;
+      j["world_side"] = p.width;
+      j["steps_per_s"] = a->steps / secs;
+      j["ms_per_step"] = secs * 1e3 / a->steps;
+      j["ns_per_boid_step"] = secs * 1e9 / (double(a->steps) * double(a->boids));
+      j["engine_bytes_per_boid"] = double(flock.memory_bytes()) / double(a->boids);
+      j["peak_rss_bytes_per_boid"] = peak_rss / double(a->boids);
+      std::printf("%s\n", j.dump().c_str());
+      exit_code = 0;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "flockscope bench: %s\n", e.what());
+      exit_code = 2;
+    }
+  });
+}
+
+}  // namespace flockscope::cli

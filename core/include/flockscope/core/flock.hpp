@@ -1,0 +1,101 @@
+// Flock: the float engine. Data-oriented (structure of arrays), one step() entry, knows
+// nothing of drawing or I/O.
+//
+// The update is synchronous: every boid reads the previous frame only, so a step does not
+// depend on the order of the boids or on the number of threads, and a seed gives the same
+// state bit for bit on any thread count. (The seeds' pseudocode updates boids in place,
+// which makes its results depend on loop order.)
+//
+// Boids are stored in neighbour-grid order, which changes every step; ids() maps storage
+// slots to stable boid ids (spawn order), and snapshot() returns the state in id order.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "flockscope/core/grid.hpp"
+#include "flockscope/core/params.hpp"
+
+namespace flockscope {
+
+struct Predator {
+  float x, y, vx, vy;
+};
+
+// Boids in id order: the format of state files (--init, final_state.csv).
+struct FlockSnapshot {
+  std::vector<float> x, y, vx, vy;
+  std::size_t size() const { return x.size(); }
+};
+
+// Scout group of a boid id: 0 none, 1 biased right (ids [0, scouts1)), 2 biased left (next scouts2).
+int scout_group(const Params& p, std::uint32_t id);
+
+class Flock {
+ public:
+  // Spawns params.boids boids from params.seed.
+  explicit Flock(const Params& params);
+  // Starts from a given state (its size overrides params.boids).
+  Flock(const Params& params, const FlockSnapshot& initial);
+
+  // Live parameters act from the next step; reset-only ones wait for reset().
+  void set_params(const Params& params);
+  // Parameters in force now (reset-only ones as of the last reset).
+  const Params& params() const { return active_; }
+  // Parameters as last set, including reset-only changes not applied yet.
+  const Params& pending_params() const { return pending_; }
+  // Re-spawns from the pending parameters (and their seed).
+  void reset();
+
+  void step();
+  void set_threads(int threads) { threads_ = threads < 1 ? 1 : threads; }
+  int threads() const { return threads_; }
+
+  std::size_t size() const { return x_.size(); }
+  std::uint64_t steps() const { return steps_; }
+  double time() const { return time_; }
+
+  // Storage order (changes every step).
+  const std::vector<float>& x() const { return x_; }
+  const std::vector<float>& y() const { return y_; }
+  const std::vector<float>& vx() const { return vx_; }
+  const std::vector<float>& vy() const { return vy_; }
+  const std::vector<std::uint32_t>& ids() const { return id_; }
+  const std::vector<Predator>& predators() const { return predators_; }
+  // Current bias of the scouts, indexed by id (scouts1 + scouts2 entries).
+  const std::vector<float>& scout_bias() const { return bias_; }
+
+  FlockSnapshot snapshot() const;
+  // FNV-1a over the id-ordered state, predators and step count: equal hashes, equal flocks.
+  std::uint64_t state_hash() const;
+  // Bytes held by the engine (state, scratch and grid), for the memory-per-boid budget.
+  std::size_t memory_bytes() const;
+
+  // The straightforward O(N^2) step over the same rules, for tests and the speed-up ratio.
+  void step_all_pairs();
+
+ private:
+  void spawn(std::uint64_t seed);
+  void start_from(const FlockSnapshot& s);
+  void spawn_predators(std::uint64_t seed);
+  void step_boids(bool all_pairs);
+  void step_predators();
+  void sort_into_grid(float radius);
+  template <class Visit>
+  void for_each_candidate(std::size_t i, bool all_pairs, Visit&& visit) const;
+
+  Params active_, pending_;
+  int threads_ = 1;
+  std::uint64_t steps_ = 0;
+  double time_ = 0;
+
+  std::vector<float> x_, y_, vx_, vy_;   // state, storage order
+  std::vector<std::uint32_t> id_;
+  std::vector<float> sx_, sy_, svx_, svy_;  // the previous frame, sorted by grid cell
+  std::vector<std::uint32_t> sid_;
+  std::vector<float> bias_;
+  std::vector<Predator> predators_;
+  UniformGrid grid_;
+};
+
+}  // namespace flockscope

@@ -1,0 +1,53 @@
+// Flock metrics: what the app plots and the command line writes. Computed from positions and
+// velocities in any order; sums run in a fixed order in double precision, so a metric is as
+// deterministic as the state it is computed from.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "flockscope/core/flock.hpp"
+#include "flockscope/core/params.hpp"
+
+namespace flockscope {
+
+struct Metrics {
+  double diameter = 0;          // seed 002: mean distance of the boids to the centroid
+  double centroid_x = 0, centroid_y = 0;
+  double polarisation = 0;      // |mean unit heading| in [0, 1] (boids at rest excluded)
+  double mean_speed = 0;
+  double mean_nn_distance = 0;  // mean distance to the nearest other boid (0 with < 2 boids)
+  int clusters = 0;             // connected groups, linked when closer than the cluster radius
+  double share_right = 0;       // share of boids with vx > 0
+  double share_left = 0;        // share of boids with vx < 0
+};
+
+struct PointsView {
+  const float* x;
+  const float* y;
+  const float* vx;
+  const float* vy;
+  std::size_t n;
+};
+
+PointsView view_of(const Flock& f);
+
+// The distance under which two boids belong to the same cluster: the visual range of the
+// rule set (infinite report vision: every boid sees every other, so one cluster).
+double cluster_radius(const Params& p);
+
+struct MetricsOptions {
+  bool nearest_neighbour = true;  // O(N) with a grid, but the costliest metric
+  bool clusters = true;
+};
+
+Metrics compute_metrics(const PointsView& pts, double cluster_radius, const MetricsOptions& opt = {});
+Metrics compute_metrics(const Flock& f, const MetricsOptions& opt = {});
+
+// Column names of the metrics table, in the order metrics_row() writes them.
+const std::vector<std::string>& metrics_columns();
+// One CSV row: step, time, then every metric.
+std::string metrics_row(std::uint64_t step, double time, const Metrics& m);
+
+}  // namespace flockscope

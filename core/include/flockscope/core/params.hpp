@@ -1,0 +1,78 @@
+// Params: the resolved value of every tunable, generated from param_list.hpp, plus the
+// table's metadata and the one validating setter that every input path goes through
+// (presets, --set, the app's sliders, parameter packets from a board).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "flockscope/core/param_list.hpp"
+
+namespace flockscope {
+
+enum class ParamKind : std::uint8_t { Real, Int, Bool, Choice };
+enum class Apply : std::uint8_t { Live, Reset };
+enum class RuleSet : int { Cornell = 0, Report = 1, Blog = 2 };
+
+namespace detail {
+using Real_t = double;
+using Int_t = std::int64_t;
+using Bool_t = bool;
+using Choice_t = int;
+}  // namespace detail
+
+struct Params {
+#define FLOCKSCOPE_FIELD(id, name, kind, def, ...) detail::kind##_t name = static_cast<detail::kind##_t>(def);
+  FLOCKSCOPE_PARAM_LIST(FLOCKSCOPE_FIELD)
+#undef FLOCKSCOPE_FIELD
+
+  RuleSet rule_set() const { return static_cast<RuleSet>(rules); }
+  // D_vis of 0 or infinity means every boid sees every other (seed 002's baseline).
+  bool vision_infinite() const { return !(D_vis > 0) || std::isinf(D_vis); }
+  bool operator==(const Params&) const = default;
+};
+
+struct ParamDef {
+  std::uint16_t id;
+  std::string_view name;
+  ParamKind kind;
+  double def, min, max;
+  double slider_min, slider_max;
+  std::string_view unit;
+  Apply apply;
+  std::string_view help;
+
+  // A slider whose range spans two or more decades reads better on a log scale.
+  bool log_scale() const { return kind == ParamKind::Real && slider_min > 0 && slider_max / slider_min >= 100; }
+};
+
+std::span<const ParamDef> param_table();
+const ParamDef* find_param(std::string_view name);
+const ParamDef* find_param(std::uint16_t id);
+
+// Names of the `rules` choice, indexed by RuleSet.
+std::span<const std::string_view> rule_names();
+
+double get_param(const Params& p, const ParamDef& def);
+
+// Validates and stores one value. On error returns a one-line reason naming the key and the
+// allowed range, and leaves `p` unchanged.
+std::optional<std::string> set_param(Params& p, const ParamDef& def, double value);
+// Same from text ("40", "0.05", "inf", "true", "cornell"), as typed on a command line.
+std::optional<std::string> set_param_text(Params& p, std::string_view key, std::string_view text);
+// Parses "key=value" (the --set syntax).
+std::optional<std::string> apply_assignment(Params& p, std::string_view assignment);
+
+// Copies the parameters of one kind (live or reset-only) from src into dst.
+void copy_params(Params& dst, const Params& src, Apply which);
+
+// The value as a user would type it back ("inf", "true", "report", "0.05").
+std::string format_param(const Params& p, const ParamDef& def);
+// "[0, 200] px" for messages and tooltips.
+std::string describe_range(const ParamDef& def);
+
+}  // namespace flockscope

@@ -1,0 +1,278 @@
+// The per-boid rule arithmetic, written once as templates over the scalar type so that the
+// float engine (core/) and the RP2040's fixed-point engine (firmware_pico/) compute the same
+// rules. A scalar type S needs + - * /, comparisons, construction from int/double, division
+// by int, and a sqrt(S) found by argument-dependent lookup (std::sqrt for float/double).
+//
+// Sections: Cornell rules (seeds 000/001/004) | speed limit | report rules (seed 002) |
+//           blog rules (seed 003)
+//
+// Fixes of the seeds' slips (see ../shared/seeds/README.md): the speed clamp scales both
+// components by the same limit; a zero speed takes the direction of the previous velocity
+// (or +x) instead of dividing by zero; the report's separation sums displacement vectors.
+#pragma once
+
+#include <cmath>
+
+namespace flockscope::rules {
+
+template <class S>
+struct Boid {
+  S x, y, vx, vy;
+};
+
+// Scalar helpers for the built-in types; a fixed-point type brings its own (found by ADL).
+using std::sqrt;
+inline float abs_of(float v) { return std::fabs(v); }
+inline double abs_of(double v) { return std::fabs(v); }
+inline float round_of(float v) { return std::round(v); }
+inline double round_of(double v) { return std::round(v); }
+inline float div_count(float v, int n) { return v / static_cast<float>(n); }
+inline double div_count(double v, int n) { return v / static_cast<double>(n); }
+
+// ---------------------------------------------------------------- Cornell rules
+template <class S>
+struct CornellSums {
+  S xpos{0}, ypos{0}, xvel{0}, yvel{0}, close_dx{0}, close_dy{0};
+  int neighbours = 0;
+};
+
+template <class S>
+struct CornellCoeffs {
+  S range;  // max(visualRange, protectedRange): the box test that keeps d^2 from overflowing
+  S protected2, visual2;
+  S centering, matching, avoid;
+  S turn;
+  S left_edge, right_edge, top_edge, bottom_edge;  // positions, not distances
+  S predator_range, predator_range2, predator_turn;
+  S minspeed, maxspeed;
+  S maxbias, bias_increment;
+  S dt;
+  bool cohesion, alignment, separation, dynamic_bias;
+};
+
+// One other boid seen from `self` (dx = self.x - other.x). The caller skips self. As in the
+// seeds' pseudocode, a boid inside the protected range counts only for separation.
+template <class S>
+inline void cornell_accumulate(CornellSums<S>& s, S dx, S dy, const Boid<S>& other, const CornellCoeffs<S>& c) {
+  if (!(abs_of(dx) < c.range && abs_of(dy) < c.range)) return;
+  const S d2 = dx * dx + dy * dy;
+  if (d2 < c.protected2) {
+    s.close_dx += dx;
+    s.close_dy += dy;
+  } else if (d2 < c.visual2) {
+    s.xpos += other.x;
+    s.ypos += other.y;
+    s.xvel += other.vx;
+    s.yvel += other.vy;
+    ++s.neighbours;
+  }
+}
+
+template <class S>
+struct PredatorSums {
+  S dx{0}, dy{0};
+  int count = 0;
+};
+
+template <class S>
+inline void predator_accumulate(PredatorSums<S>& s, S dx, S dy, const CornellCoeffs<S>& c) {
+  if (!(abs_of(dx) < c.predator_range && abs_of(dy) < c.predator_range)) return;
+  if (dx * dx + dy * dy < c.predator_range2) {
+    s.dx += dx;
+    s.dy += dy;
+    ++s.count;
+  }
+}
+
+// Margins: a boid inside a margin turns by `turn` per frame. Positions are not clamped.
+template <class S>
+inline void cornell_edges(const S& x, const S& y, S& vx, S& vy, const CornellCoeffs<S>& c) {
+  if (y < c.top_edge) vy += c.turn;
+  if (x > c.right_edge) vx -= c.turn;
+  if (x < c.left_edge) vx += c.turn;
+  if (y > c.bottom_edge) vy -= c.turn;
+}
+
+// Cohesion + alignment, separation, edges, predators: the velocity before bias and limits.
+template <class S>
+inline Boid<S> cornell_steer(const Boid<S>& self, const CornellSums<S>& s, const PredatorSums<S>& p,
+                             const CornellCoeffs<S>& c) {
+  Boid<S> b = self;
+  if (s.neighbours > 0) {
+    if (c.cohesion) {
+      b.vx += (div_count(s.xpos, s.neighbours) - self.x) * c.centering;
+      b.vy += (div_count(s.ypos, s.neighbours) - self.y) * c.centering;
+    }
+    if (c.alignment) {
+      b.vx += (div_count(s.xvel, s.neighbours) - self.vx) * c.matching;
+      b.vy += (div_count(s.yvel, s.neighbours) - self.vy) * c.matching;
+    }
+  }
+  if (c.separation) {
+    b.vx += s.close_dx * c.avoid;
+    b.vy += s.close_dy * c.avoid;
+  }
+  cornell_edges(self.x, self.y, b.vx, b.vy, c);
+  if (p.count > 0) {
+    if (p.dy > S(0)) b.vy += c.predator_turn;
+    if (p.dy < S(0)) b.vy -= c.predator_turn;
+    if (p.dx > S(0)) b.vx += c.predator_turn;
+    if (p.dx < S(0)) b.vx -= c.predator_turn;
+  }
+  return b;
+}
+
+// Scout groups (seed 000): group 1 prefers +x, group 2 prefers -x. With dynamic bias the
+// scout's own biasval grows while it goes its way and shrinks otherwise (seed 000's order:
+// the update first, then the bias).
+template <class S>
+inline void cornell_bias(S& vx, S& biasval, int group, const CornellCoeffs<S>& c) {
+  if (group != 1 && group != 2) return;
+  const bool going_my_way = group == 1 ? vx > S(0) : vx < S(0);
+  if (c.dynamic_bias) {
+    if (going_my_way) {
+      const S up = biasval + c.bias_increment;
+      biasval = up < c.maxbias ? up : c.maxbias;
+    } else {
+      const S down = biasval - c.bias_increment;
+      biasval = down > c.bias_increment ? down : c.bias_increment;
+    }
+  }
+  const S preferred = group == 1 ? S(1) : S(-1);
+  vx = (S(1) - biasval) * vx + biasval * preferred;
+}
+
+// ---------------------------------------------------------------- speed limit
+// Clamps the speed into [minspeed, maxspeed] (maxspeed wins when they cross). A zero speed
+// has no direction: it takes the direction of (fallback_vx, fallback_vy), else +x.
+template <class S>
+inline void limit_speed(S& vx, S& vy, S minspeed, S maxspeed, S fallback_vx, S fallback_vy) {
+  const S speed = sqrt(vx * vx + vy * vy);
+  S target = speed;
+  if (speed < minspeed) target = minspeed;
+  if (target > maxspeed) target = maxspeed;
+  if (!(target != speed)) return;
+  if (speed > S(0)) {
+    vx = vx / speed * target;
+    vy = vy / speed * target;
+    return;
+  }
+  const S fallback = sqrt(fallback_vx * fallback_vx + fallback_vy * fallback_vy);
+  if (fallback > S(0)) {
+    vx = fallback_vx / fallback * target;
+    vy = fallback_vy / fallback * target;
+  } else {
+    vx = target;
+    vy = S(0);
+  }
+}
+
+// ---------------------------------------------------------------- report rules (seed 002)
+// v_sep sums displacement vectors from boids closer than D_sep; alignment and cohesion steer
+// along the unit vector toward the mean velocity / position of the boids seen (all others
+// when D_vis is infinite); boundPosition is an if/else-if wall correction; V_max limits speed.
+template <class S>
+inline void unit_or_zero(S& x, S& y) {
+  const S n = sqrt(x * x + y * y);
+  if (n > S(0)) {
+    x = x / n;
+    y = y / n;
+  } else {
+    x = S(0);
+    y = S(0);
+  }
+}
+
+template <class S>
+struct ReportCoeffs {
+  S s_sep, s_align, s_coh;
+  S turn;
+  S left_edge, right_edge, top_edge, bottom_edge;
+  S v_max, dt;
+  bool cohesion, alignment, separation;
+};
+
+// mean_* are the means over the boids seen (excluding self); `seen` is how many.
+template <class S>
+inline Boid<S> report_update(const Boid<S>& self, S sep_x, S sep_y, S mean_x, S mean_y, S mean_vx, S mean_vy,
+                             int seen, const ReportCoeffs<S>& c) {
+  Boid<S> b = self;
+  if (c.separation) {
+    b.vx += c.s_sep * sep_x;
+    b.vy += c.s_sep * sep_y;
+  }
+  if (seen > 0) {
+    if (c.alignment) {
+      S ax = mean_vx - self.vx, ay = mean_vy - self.vy;
+      unit_or_zero(ax, ay);
+      b.vx += c.s_align * ax;
+      b.vy += c.s_align * ay;
+    }
+    if (c.cohesion) {
+      S cx = mean_x - self.x, cy = mean_y - self.y;
+      unit_or_zero(cx, cy);
+      b.vx += c.s_coh * cx;
+      b.vy += c.s_coh * cy;
+    }
+  }
+  if (self.x < c.left_edge) b.vx += c.turn;
+  else if (self.x > c.right_edge) b.vx -= c.turn;
+  if (self.y < c.top_edge) b.vy += c.turn;
+  else if (self.y > c.bottom_edge) b.vy -= c.turn;
+  limit_speed(b.vx, b.vy, S(0), c.v_max, self.vx, self.vy);
+  b.x = self.x + c.dt * b.vx;
+  b.y = self.y + c.dt * b.vy;
+  return b;
+}
+
+// ---------------------------------------------------------------- blog rules (seed 003)
+// The numpy variant: neighbours within visualRange *inclusive*, the boid itself included in
+// its neighbours' means (as the blog's code does); separation from boids closer than
+// protectedRange at nonzero distance, summed (the blog's fancy-index assignment kept only one
+// neighbour, a numpy slip); alignment adds matchingfactor times the neighbours' mean velocity;
+// the speed is then set to maxspeed, walls push back, and positions are rounded to whole px
+// with the velocity taken as the rounded displacement.
+template <class S>
+struct BlogCoeffs {
+  S centering, avoid, matching;
+  S turn;
+  S left_edge, right_edge, top_edge, bottom_edge;
+  S maxspeed, dt;
+  bool cohesion, alignment, separation;
+};
+
+// mean_* over the neighbours including self (count >= 1).
+template <class S>
+inline Boid<S> blog_update(const Boid<S>& self, S sep_x, S sep_y, S mean_x, S mean_y, S mean_vx, S mean_vy,
+                           const BlogCoeffs<S>& c) {
+  S vx = self.vx, vy = self.vy;
+  if (c.cohesion) {
+    vx += (mean_x - self.x) * c.centering;
+    vy += (mean_y - self.y) * c.centering;
+  }
+  if (c.separation) {
+    vx += sep_x * c.avoid;
+    vy += sep_y * c.avoid;
+  }
+  if (c.alignment) {
+    vx += mean_vx * c.matching;
+    vy += mean_vy * c.matching;
+  }
+  const S n = sqrt(vx * vx + vy * vy);
+  if (n > S(0)) {
+    vx = vx / n * c.maxspeed;
+    vy = vy / n * c.maxspeed;
+  }
+  if (self.x > c.right_edge) vx -= c.turn;
+  if (self.x < c.left_edge) vx += c.turn;
+  if (self.y > c.bottom_edge) vy -= c.turn;
+  if (self.y < c.top_edge) vy += c.turn;
+  Boid<S> b;
+  b.x = round_of(self.x + vx * c.dt);
+  b.y = round_of(self.y + vy * c.dt);
+  b.vx = b.x - self.x;
+  b.vy = b.y - self.y;
+  return b;
+}
+
+}  // namespace flockscope::rules

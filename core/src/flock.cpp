@@ -1,0 +1,393 @@
+// Sections: construction and spawning | parameters | the step (grid sort, boid rules per rule
+// set, predators) | snapshots and hashing
+#include "flockscope/core/flock.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "flockscope/core/rng.hpp"
+#include "flockscope/core/rules.hpp"
+
+namespace flockscope {
+
+using rules::Boid;
+
+int scout_group(const Params& p, std::uint32_t id) {
+  if (id < std::uint64_t(p.scouts1)) return 1;
+  if (id < std::uint64_t(p.scouts1) + std::uint64_t(p.scouts2)) return 2;
+  return 0;
+}
+
+// ---------------------------------------------------------------- construction and spawning
+Flock::Flock(const Params& params) : active_(params), pending_(params) { spawn(std::uint64_t(params.seed)); }
+
+Flock::Flock(const Params& params, const FlockSnapshot& initial) : active_(params), pending_(params) {
+  active_.boids = pending_.boids = std::int64_t(initial.size());
+  start_from(initial);
+  spawn_predators(std::uint64_t(params.seed));
+}
+
+namespace {
+// The span where boids are spawned: inside the margins when they leave room (seed 001:
+// "randomized initial position (within margins)"), else the whole side.
+void spawn_span(double side, double lo_margin, double hi_margin, double& lo, double& hi) {
+  lo = lo_margin;
+  hi = side - hi_margin;
+  if (!(hi > lo)) {
+    lo = 0;
+    hi = side;
+  }
+}
+
+// A velocity as each rule set's source initialises it.
+void spawn_velocity(const Params& p, Pcg32& rng, float& vx, float& vy) {
+  if (p.rule_set() == RuleSet::Blog) {  // seed 003: each component uniform in [-V0, V0]
+    vx = float(rng.uniform(-p.maxspeed, p.maxspeed));
+    vy = float(rng.uniform(-p.maxspeed, p.maxspeed));
+    return;
+  }
+  double lo = p.minspeed, hi = p.maxspeed;  // seed 001: "within min/max speed limits"
+  if (p.rule_set() == RuleSet::Report) lo = 0, hi = p.V_max;
+  if (hi < lo) lo = hi;
+  const double angle = rng.uniform() * 2 * std::numbers::pi;
+  const double speed = rng.uniform(lo, hi);
+  vx = float(std::cos(angle) * speed);
+  vy = float(std::sin(angle) * speed);
+}
+}  // namespace
+
+void Flock::spawn(std::uint64_t seed) {
+  const Params& p = active_;
+  const auto n = std::size_t(p.boids);
+  FlockSnapshot s;
+  s.x.resize(n), s.y.resize(n), s.vx.resize(n), s.vy.resize(n);
+  Pcg32 rng(seed);
+  double x_lo, x_hi, y_lo, y_hi;
+  spawn_span(p.width, p.leftmargin, p.rightmargin, x_lo, x_hi);
+  spawn_span(p.height, p.topmargin, p.bottommargin, y_lo, y_hi);
+  for (std::size_t i = 0; i < n; ++i) {
+    s.x[i] = float(rng.uniform(x_lo, x_hi));
+    s.y[i] = float(rng.uniform(y_lo, y_hi));
+    spawn_velocity(p, rng, s.vx[i], s.vy[i]);
+  }
+  start_from(s);
+  spawn_predators(seed);
+}
+
+void Flock::start_from(const FlockSnapshot& s) {
+  const std::size_t n = s.size();
+  x_ = s.x, y_ = s.y, vx_ = s.vx, vy_ = s.vy;
+  id_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) id_[i] = std::uint32_t(i);
+  for (auto* v : {&sx_, &sy_, &svx_, &svy_}) v->assign(n, 0.0f);
+  sid_.assign(n, 0);
+  const auto scouts = std::min<std::uint64_t>(n, std::uint64_t(active_.scouts1) + std::uint64_t(active_.scouts2));
+  bias_.assign(std::size_t(scouts), float(active_.biasval));
+  steps_ = 0;
+  time_ = 0;
+}
+
+void Flock::spawn_predators(std::uint64_t seed) {
+  Pcg32 rng(seed, 2);  // its own stream: adding predators does not move the boids
+  Params p = active_;
+  p.rules = int(RuleSet::Cornell);  // predators start like Cornell boids in every rule set
+  predators_.resize(std::size_t(active_.predators));
+  double x_lo, x_hi, y_lo, y_hi;
+  spawn_span(p.width, p.leftmargin, p.rightmargin, x_lo, x_hi);
+  spawn_span(p.height, p.topmargin, p.bottommargin, y_lo, y_hi);
+  for (auto& pr : predators_) {
+    pr.x = float(rng.uniform(x_lo, x_hi));
+    pr.y = float(rng.uniform(y_lo, y_hi));
+    spawn_velocity(p, rng, pr.vx, pr.vy);
+  }
+}
+
+// ---------------------------------------------------------------- parameters
+void Flock::set_params(const Params& params) {
+  pending_ = params;
+  copy_params(active_, params, Apply::Live);
+}
+
+void Flock::reset() {
+  active_ = pending_;
+  spawn(std::uint64_t(active_.seed));
+}
+
+// ---------------------------------------------------------------- the step
+namespace {
+
+rules::CornellCoeffs<float> cornell_coeffs(const Params& p) {
+  rules::CornellCoeffs<float> c{};
+  const double range = std::max(p.visualRange, p.protectedRange);
+  c.range = float(range);
+  c.protected2 = float(p.protectedRange * p.protectedRange);
+  c.visual2 = float(p.visualRange * p.visualRange);
+  c.centering = float(p.centeringfactor);
+  c.matching = float(p.matchingfactor);
+  c.avoid = float(p.avoidfactor);
+  c.turn = float(p.turnfactor);
+  c.left_edge = float(p.leftmargin);
+  c.right_edge = float(p.width - p.rightmargin);
+  c.top_edge = float(p.topmargin);
+  c.bottom_edge = float(p.height - p.bottommargin);
+  c.predator_range = float(p.predatorRange);
+  c.predator_range2 = float(p.predatorRange * p.predatorRange);
+  c.predator_turn = float(p.predatorturnfactor);
+  c.minspeed = float(p.minspeed);
+  c.maxspeed = float(p.maxspeed);
+  c.maxbias = float(p.maxbias);
+  c.bias_increment = float(p.bias_increment);
+  c.dt = float(p.dt);
+  c.cohesion = p.cohesion;
+  c.alignment = p.alignment;
+  c.separation = p.separation;
+  c.dynamic_bias = p.dynamicbias;
+  return c;
+}
+
+rules::ReportCoeffs<float> report_coeffs(const Params& p) {
+  rules::ReportCoeffs<float> c{};
+  c.s_sep = float(p.S_sep);
+  c.s_align = float(p.S_align);
+  c.s_coh = float(p.S_coh);
+  c.turn = float(p.turnfactor);
+  c.left_edge = float(p.leftmargin);
+  c.right_edge = float(p.width - p.rightmargin);
+  c.top_edge = float(p.topmargin);
+  c.bottom_edge = float(p.height - p.bottommargin);
+  c.v_max = float(p.V_max);
+  c.dt = float(p.dt);
+  c.cohesion = p.cohesion;
+  c.alignment = p.alignment;
+  c.separation = p.separation;
+  return c;
+}
+
+rules::BlogCoeffs<float> blog_coeffs(const Params& p) {
+  rules::BlogCoeffs<float> c{};
+  c.centering = float(p.centeringfactor);
+  c.avoid = float(p.avoidfactor);
+  c.matching = float(p.matchingfactor);
+  c.turn = float(p.turnfactor);
+  c.left_edge = float(p.leftmargin);
+  c.right_edge = float(p.width - p.rightmargin);
+  c.top_edge = float(p.topmargin);
+  c.bottom_edge = float(p.height - p.bottommargin);
+  c.maxspeed = float(p.maxspeed);
+  c.dt = float(p.dt);
+  c.cohesion = p.cohesion;
+  c.alignment = p.alignment;
+  c.separation = p.separation;
+  return c;
+}
+
+// The largest distance at which a boid can feel another under the given rules.
+float interaction_radius(const Params& p) {
+  switch (p.rule_set()) {
+    case RuleSet::Report: return float(p.vision_infinite() ? p.D_sep : std::max(p.D_sep, p.D_vis));
+    case RuleSet::Cornell:
+    case RuleSet::Blog: break;
+  }
+  return float(std::max(p.visualRange, p.protectedRange));
+}
+
+}  // namespace
+
+void Flock::sort_into_grid(float radius) {
+  const std::size_t n = size();
+  grid_.build(x_.data(), y_.data(), n, radius);
+  const auto& order = grid_.order();
+#pragma omp parallel for schedule(static) num_threads(threads_) if (n > 16384)
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t i = order[k];
+    sx_[k] = x_[i], sy_[k] = y_[i], svx_[k] = vx_[i], svy_[k] = vy_[i], sid_[k] = id_[i];
+  }
+}
+
+template <class Visit>
+void Flock::for_each_candidate(std::size_t i, bool all_pairs, Visit&& visit) const {
+  if (all_pairs) {
+    for (std::size_t j = 0; j < sx_.size(); ++j)
+      if (j != i) visit(j);
+    return;
+  }
+  grid_.for_each_neighbour_range(grid_.cell_x(sx_[i]), grid_.cell_y(sy_[i]), [&](std::uint32_t b, std::uint32_t e) {
+    for (std::uint32_t j = b; j < e; ++j)
+      if (j != i) visit(std::size_t(j));
+  });
+}
+
+void Flock::step() {
+  step_boids(false);
+  step_predators();
+  ++steps_;
+  time_ += active_.dt;
+}
+
+void Flock::step_all_pairs() {
+  step_boids(true);
+  step_predators();
+  ++steps_;
+  time_ += active_.dt;
+}
+
+void Flock::step_boids(bool all_pairs) {
+  const Params& p = active_;
+  const std::size_t n = size();
+  if (all_pairs) {  // the previous frame, unsorted
+    sx_ = x_, sy_ = y_, svx_ = vx_, svy_ = vy_, sid_ = id_;
+  } else {
+    sort_into_grid(interaction_radius(p));
+  }
+  const float* sx = sx_.data();
+  const float* sy = sy_.data();
+  const float* svx = svx_.data();
+  const float* svy = svy_.data();
+  auto store = [&](std::size_t i, const Boid<float>& b) {
+    x_[i] = b.x, y_[i] = b.y, vx_[i] = b.vx, vy_[i] = b.vy, id_[i] = sid_[i];
+  };
+
+  switch (p.rule_set()) {
+    case RuleSet::Cornell: {
+      const auto c = cornell_coeffs(p);
+      const float biasval = float(p.biasval);
+#pragma omp parallel for schedule(static) num_threads(threads_) if (n > 2048)
+      for (std::size_t i = 0; i < n; ++i) {
+        const Boid<float> self{sx[i], sy[i], svx[i], svy[i]};
+        rules::CornellSums<float> s;
+        for_each_candidate(i, all_pairs, [&](std::size_t j) {
+          rules::cornell_accumulate(s, self.x - sx[j], self.y - sy[j], Boid<float>{sx[j], sy[j], svx[j], svy[j]}, c);
+        });
+        rules::PredatorSums<float> ps;
+        for (const auto& pr : predators_) rules::predator_accumulate(ps, self.x - pr.x, self.y - pr.y, c);
+        Boid<float> b = rules::cornell_steer(self, s, ps, c);
+        const std::uint32_t id = sid_[i];
+        if (const int group = scout_group(p, id); group != 0 && id < bias_.size()) {
+          float bias = c.dynamic_bias ? bias_[id] : biasval;
+          rules::cornell_bias(b.vx, bias, group, c);
+          bias_[id] = bias;
+        }
+        rules::limit_speed(b.vx, b.vy, c.minspeed, c.maxspeed, self.vx, self.vy);
+        b.x = self.x + b.vx * c.dt;
+        b.y = self.y + b.vy * c.dt;
+        store(i, b);
+      }
+      break;
+    }
+    case RuleSet::Report: {
+      const auto c = report_coeffs(p);
+      const bool global = p.vision_infinite();
+      const float sep2 = float(p.D_sep * p.D_sep);
+      const float vis2 = global ? 0.0f : float(p.D_vis * p.D_vis);
+      // With infinite vision the means over "all others" are global sums minus self: O(N).
+      double gx = 0, gy = 0, gvx = 0, gvy = 0;
+      if (global)
+        for (std::size_t i = 0; i < n; ++i) gx += sx[i], gy += sy[i], gvx += svx[i], gvy += svy[i];
+#pragma omp parallel for schedule(static) num_threads(threads_) if (n > 2048)
+      for (std::size_t i = 0; i < n; ++i) {
+        const Boid<float> self{sx[i], sy[i], svx[i], svy[i]};
+        float sep_x = 0, sep_y = 0, px = 0, py = 0, pvx = 0, pvy = 0;
+        int seen = 0;
+        for_each_candidate(i, all_pairs, [&](std::size_t j) {
+          const float dx = self.x - sx[j], dy = self.y - sy[j];
+          const float d2 = dx * dx + dy * dy;
+          if (d2 < sep2) sep_x += dx, sep_y += dy;
+          if (!global && d2 < vis2) px += sx[j], py += sy[j], pvx += svx[j], pvy += svy[j], ++seen;
+        });
+        float mx = 0, my = 0, mvx = 0, mvy = 0;
+        if (global && n > 1) {
+          const double others = double(n - 1);
+          seen = int(n - 1);
+          mx = float((gx - self.x) / others), my = float((gy - self.y) / others);
+          mvx = float((gvx - self.vx) / others), mvy = float((gvy - self.vy) / others);
+        } else if (seen > 0) {
+          mx = px / float(seen), my = py / float(seen), mvx = pvx / float(seen), mvy = pvy / float(seen);
+        }
+        store(i, rules::report_update(self, sep_x, sep_y, mx, my, mvx, mvy, seen, c));
+      }
+      break;
+    }
+    case RuleSet::Blog: {
+      const auto c = blog_coeffs(p);
+      const float vis2 = float(p.visualRange * p.visualRange);
+      const float sep2 = float(p.protectedRange * p.protectedRange);
+#pragma omp parallel for schedule(static) num_threads(threads_) if (n > 2048)
+      for (std::size_t i = 0; i < n; ++i) {
+        const Boid<float> self{sx[i], sy[i], svx[i], svy[i]};
+        // The blog's neighbourhood includes the boid itself.
+        float px = self.x, py = self.y, pvx = self.vx, pvy = self.vy, sep_x = 0, sep_y = 0;
+        int count = 1;
+        for_each_candidate(i, all_pairs, [&](std::size_t j) {
+          const float dx = self.x - sx[j], dy = self.y - sy[j];
+          const float d2 = dx * dx + dy * dy;
+          if (d2 <= vis2) px += sx[j], py += sy[j], pvx += svx[j], pvy += svy[j], ++count;
+          if (d2 < sep2 && d2 != 0.0f) sep_x += dx, sep_y += dy;
+        });
+        const float k = float(count);
+        store(i, rules::blog_update(self, sep_x, sep_y, px / k, py / k, pvx / k, pvy / k, c));
+      }
+      break;
+    }
+  }
+}
+
+// Predators move like boids that only turn at the margins (seeds 001/004), within the
+// rule set's speed limits.
+void Flock::step_predators() {
+  const Params& p = active_;
+  const auto c = cornell_coeffs(p);
+  const bool report = p.rule_set() == RuleSet::Report;
+  const float lo = report ? 0.0f : c.minspeed;
+  const float hi = report ? float(p.V_max) : c.maxspeed;
+  for (auto& pr : predators_) {
+    const float old_vx = pr.vx, old_vy = pr.vy;
+    rules::cornell_edges(pr.x, pr.y, pr.vx, pr.vy, c);
+    rules::limit_speed(pr.vx, pr.vy, lo, hi, old_vx, old_vy);
+    pr.x += pr.vx * c.dt;
+    pr.y += pr.vy * c.dt;
+  }
+}
+
+// ---------------------------------------------------------------- snapshots and hashing
+FlockSnapshot Flock::snapshot() const {
+  FlockSnapshot s;
+  const std::size_t n = size();
+  s.x.resize(n), s.y.resize(n), s.vx.resize(n), s.vy.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t i = id_[k];
+    s.x[i] = x_[k], s.y[i] = y_[k], s.vx[i] = vx_[k], s.vy[i] = vy_[k];
+  }
+  return s;
+}
+
+namespace {
+struct Fnv1a {
+  std::uint64_t h = 1469598103934665603ULL;
+  void add_bytes(const void* data, std::size_t len) {
+    const auto* b = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < len; ++i) h = (h ^ b[i]) * 1099511628211ULL;
+  }
+  void add(float v) { add_bytes(&v, sizeof v); }
+};
+}  // namespace
+
+std::uint64_t Flock::state_hash() const {
+  const FlockSnapshot s = snapshot();
+  Fnv1a f;
+  for (std::size_t i = 0; i < s.size(); ++i) f.add(s.x[i]), f.add(s.y[i]), f.add(s.vx[i]), f.add(s.vy[i]);
+  for (const auto& pr : predators_) f.add(pr.x), f.add(pr.y), f.add(pr.vx), f.add(pr.vy);
+  for (float b : bias_) f.add(b);
+  f.add_bytes(&steps_, sizeof steps_);
+  return f.h;
+}
+
+std::size_t Flock::memory_bytes() const {
+  std::size_t bytes = 0;
+  for (const auto* v : {&x_, &y_, &vx_, &vy_, &sx_, &sy_, &svx_, &svy_, &bias_}) bytes += v->capacity() * sizeof(float);
+  bytes += (id_.capacity() + sid_.capacity()) * sizeof(std::uint32_t);
+  bytes += predators_.capacity() * sizeof(Predator);
+  return bytes + grid_.memory_bytes();
+}
+
+}  // namespace flockscope

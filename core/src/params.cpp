@@ -1,0 +1,148 @@
+#include "flockscope/core/params.hpp"
+
+#include <array>
+#include <charconv>
+#include <cstdio>
+
+namespace flockscope {
+namespace {
+
+constexpr ParamDef kTable[] = {
+#define FLOCKSCOPE_ROW(id, name, kind, def, min, max, smin, smax, unit, apply, help) \
+  {id, #name, ParamKind::kind, double(def), double(min), double(max), double(smin), double(smax), unit, Apply::apply, help},
+    FLOCKSCOPE_PARAM_LIST(FLOCKSCOPE_ROW)
+#undef FLOCKSCOPE_ROW
+};
+
+constexpr std::array<std::string_view, 3> kRuleNames = {"cornell", "report", "blog"};
+
+// Compile-time guard: ids are unique (the wire relies on it).
+constexpr bool ids_unique() {
+  for (std::size_t i = 0; i < std::size(kTable); ++i)
+    for (std::size_t j = i + 1; j < std::size(kTable); ++j)
+      if (kTable[i].id == kTable[j].id) return false;
+  return true;
+}
+static_assert(ids_unique(), "parameter ids must be unique");
+
+std::string number_text(double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return std::string(s);
+}
+
+}  // namespace
+
+std::span<const ParamDef> param_table() { return kTable; }
+std::span<const std::string_view> rule_names() { return kRuleNames; }
+
+const ParamDef* find_param(std::string_view name) {
+  for (const auto& d : kTable)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+const ParamDef* find_param(std::uint16_t id) {
+  for (const auto& d : kTable)
+    if (d.id == id) return &d;
+  return nullptr;
+}
+
+double get_param(const Params& p, const ParamDef& def) {
+  switch (def.id) {
+#define FLOCKSCOPE_GET(id, name, ...) \
+  case id: return static_cast<double>(p.name);
+    FLOCKSCOPE_PARAM_LIST(FLOCKSCOPE_GET)
+#undef FLOCKSCOPE_GET
+  }
+  return 0.0;
+}
+
+std::string describe_range(const ParamDef& def) {
+  if (def.kind == ParamKind::Bool) return "true or false";
+  if (def.kind == ParamKind::Choice) {
+    std::string s;
+    for (auto n : kRuleNames) s += (s.empty() ? "" : " | ") + std::string(n);
+    return s;
+  }
+  std::string s = "[";
+  s.append(number_text(def.min)).append(", ").append(number_text(def.max)).append("]");
+  if (!def.unit.empty()) s.append(" ").append(def.unit);
+  return s;
+}
+
+std::optional<std::string> set_param(Params& p, const ParamDef& def, double value) {
+  const std::string key(def.name);
+  if (std::isnan(value)) return key + ": value is not a number; allowed " + describe_range(def);
+  if (value < def.min || value > def.max)
+    return key + "=" + number_text(value) + " is out of range; allowed " + describe_range(def);
+  if (def.kind != ParamKind::Real && value != std::floor(value))
+    return key + "=" + number_text(value) + " must be a whole number; allowed " + describe_range(def);
+  switch (def.id) {
+#define FLOCKSCOPE_SET(id, name, kind, ...) \
+  case id: p.name = static_cast<detail::kind##_t>(value); break;
+    FLOCKSCOPE_PARAM_LIST(FLOCKSCOPE_SET)
+#undef FLOCKSCOPE_SET
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> set_param_text(Params& p, std::string_view key, std::string_view text_in) {
+  const ParamDef* def = find_param(key);
+  if (!def) return "unknown parameter '" + std::string(key) + "'";
+  const std::string text = trim(text_in);
+  double value = 0;
+  if (def->kind == ParamKind::Bool) {
+    if (text == "true" || text == "on" || text == "1") value = 1;
+    else if (text == "false" || text == "off" || text == "0") value = 0;
+    else return std::string(key) + "='" + text + "' is not a boolean; allowed true or false";
+  } else if (def->kind == ParamKind::Choice) {
+    bool found = false;
+    for (std::size_t i = 0; i < kRuleNames.size(); ++i)
+      if (text == kRuleNames[i] || text == std::to_string(i)) { value = double(i); found = true; }
+    if (!found) return std::string(key) + "='" + text + "' is not one of " + describe_range(*def);
+  } else if (text == "inf" || text == "infinity") {
+    value = INFINITY;
+  } else {
+    const char* b = text.data();
+    const char* e = b + text.size();
+    auto [ptr, ec] = std::from_chars(b, e, value);
+    if (ec != std::errc() || ptr != e || text.empty())
+      return std::string(key) + "='" + text + "' is not a number; allowed " + describe_range(*def);
+  }
+  return set_param(p, *def, value);
+}
+
+std::optional<std::string> apply_assignment(Params& p, std::string_view assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    return std::string("'").append(assignment).append("' is not of the form key=value");
+  return set_param_text(p, trim(assignment.substr(0, eq)), assignment.substr(eq + 1));
+}
+
+void copy_params(Params& dst, const Params& src, Apply which) {
+#define FLOCKSCOPE_COPY(id, name, kind, def, min, max, smin, smax, unit, apply, help) \
+  if (Apply::apply == which) dst.name = src.name;
+  FLOCKSCOPE_PARAM_LIST(FLOCKSCOPE_COPY)
+#undef FLOCKSCOPE_COPY
+}
+
+std::string format_param(const Params& p, const ParamDef& def) {
+  const double v = get_param(p, def);
+  switch (def.kind) {
+    case ParamKind::Bool: return v != 0 ? "true" : "false";
+    case ParamKind::Choice: return std::string(kRuleNames.at(static_cast<std::size_t>(v)));
+    case ParamKind::Int: return std::to_string(static_cast<long long>(v));
+    case ParamKind::Real: return number_text(v);
+  }
+  return number_text(v);
+}
+
+}  // namespace flockscope

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages flockscope builds and tests with. Idempotent: packages
+# already installed are skipped, and apt is not touched at all when nothing is missing.
+# Uses sudo only when not root. Extra package groups: pass "firmware" for the RP2040
+# toolchain (the protocol's cross-compile check and the firmware build need it).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
+  python3
+)
+for group in "$@"; do
+  case "$group" in
+    firmware) packages+=(gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib) ;;
+    fuzz)     packages+=(clang libclang-rt-14-dev) ;;
+    *) echo "install-deps: unknown group '$group' (known: firmware, fuzz)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
