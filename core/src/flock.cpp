@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numbers>
 
 #include "flockscope/core/rng.hpp"
@@ -80,7 +81,8 @@ void Flock::start_from(const FlockSnapshot& s) {
   x_ = s.x, y_ = s.y, vx_ = s.vx, vy_ = s.vy;
   id_.resize(n);
   for (std::size_t i = 0; i < n; ++i) id_[i] = std::uint32_t(i);
-  for (auto* v : {&sx_, &sy_, &svx_, &svy_}) v->assign(n, 0.0f);
+  // Padded for the vector loop's last load (see cornell_sum_range).
+  for (auto* v : {&sx_, &sy_, &svx_, &svy_}) v->assign(n + 8, 0.0f);
   sid_.assign(n, 0);
   const auto scouts = std::min<std::uint64_t>(n, std::uint64_t(active_.scouts1) + std::uint64_t(active_.scouts2));
   bias_.assign(std::size_t(scouts), float(active_.biasval));
@@ -182,6 +184,50 @@ rules::BlogCoeffs<float> blog_coeffs(const Params& p) {
   return c;
 }
 
+// rules::cornell_accumulate over slots [b, e) except `self_slot`: the engine's hot loop. It
+// runs rules::cornell_classify on eight candidates at once (GCC/Clang vector extensions: SSE
+// pairs on any x86-64, one AVX2 register where the CPU has it, chosen at run time), with
+// the sums kept per lane and added in a fixed order: the same result on every run and
+// thread count. The previous-frame arrays are padded by kLanes so the last load stays inside.
+using rules::kLanes;
+using rules::v8f;
+using rules::v8i;
+
+__attribute__((target_clones("avx2", "default")))
+void cornell_sum_range(rules::CornellSums<float>& out, float x, float y, std::uint32_t self_slot, std::uint32_t b,
+                       std::uint32_t e, const float* __restrict sx, const float* __restrict sy,
+                       const float* __restrict svx, const float* __restrict svy, float range, float protected2,
+                       float visual2) {
+  rules::CornellCoeffs<v8f> c{};
+  c.range = rules::broadcast(range);
+  c.protected2 = rules::broadcast(protected2);
+  c.visual2 = rules::broadcast(visual2);
+  const v8f X = rules::broadcast(x), Y = rules::broadcast(y);
+  const v8i lane = {0, 1, 2, 3, 4, 5, 6, 7};
+  v8f cdx{}, cdy{}, xp{}, yp{}, xv{}, yv{};
+  v8i count{};
+  for (std::uint32_t j = b; j < e; j += kLanes) {
+    const v8i slot = std::int32_t(j) + lane;
+    const v8i live = (slot < std::int32_t(e)) & (slot != std::int32_t(self_slot));
+    const v8f ox = rules::load8(sx + j), oy = rules::load8(sy + j);
+    const v8f dx = X - ox, dy = Y - oy;
+    v8i separate, visible;
+    rules::cornell_classify(dx, dy, c, separate, visible);
+    separate &= live;
+    visible &= live;
+    cdx += rules::masked(dx, separate);
+    cdy += rules::masked(dy, separate);
+    xp += rules::masked(ox, visible);
+    yp += rules::masked(oy, visible);
+    xv += rules::masked(rules::load8(svx + j), visible);
+    yv += rules::masked(rules::load8(svy + j), visible);
+    count -= visible;  // masks are -1 where true
+  }
+  out.close_dx += rules::lane_sum(cdx), out.close_dy += rules::lane_sum(cdy);
+  out.xpos += rules::lane_sum(xp), out.ypos += rules::lane_sum(yp), out.xvel += rules::lane_sum(xv), out.yvel += rules::lane_sum(yv);
+  for (std::uint32_t k = 0; k < kLanes; ++k) out.neighbours += count[k];
+}
+
 // The largest distance at which a boid can feel another under the given rules.
 float interaction_radius(const Params& p) {
   switch (p.rule_set()) {
@@ -205,17 +251,15 @@ void Flock::sort_into_grid(float radius) {
   }
 }
 
-template <class Visit>
-void Flock::for_each_candidate(std::size_t i, bool all_pairs, Visit&& visit) const {
+// Calls f(begin, end) for the ranges of previous-frame slots that can hold boid i's neighbours
+// (boid i itself among them: the loops mask it out by index).
+template <class F>
+void Flock::for_each_candidate_range(std::size_t i, bool all_pairs, F&& f) const {
   if (all_pairs) {
-    for (std::size_t j = 0; j < sx_.size(); ++j)
-      if (j != i) visit(j);
+    f(std::uint32_t(0), std::uint32_t(size()));
     return;
   }
-  grid_.for_each_neighbour_range(grid_.cell_x(sx_[i]), grid_.cell_y(sy_[i]), [&](std::uint32_t b, std::uint32_t e) {
-    for (std::uint32_t j = b; j < e; ++j)
-      if (j != i) visit(std::size_t(j));
-  });
+  grid_.for_each_neighbour_range(grid_.cell_x(sx_[i]), grid_.cell_y(sy_[i]), f);
 }
 
 void Flock::step() {
@@ -236,7 +280,9 @@ void Flock::step_boids(bool all_pairs) {
   const Params& p = active_;
   const std::size_t n = size();
   if (all_pairs) {  // the previous frame, unsorted
-    sx_ = x_, sy_ = y_, svx_ = vx_, svy_ = vy_, sid_ = id_;
+    std::copy(x_.begin(), x_.end(), sx_.begin()), std::copy(y_.begin(), y_.end(), sy_.begin());
+    std::copy(vx_.begin(), vx_.end(), svx_.begin()), std::copy(vy_.begin(), vy_.end(), svy_.begin());
+    sid_ = id_;
   } else {
     sort_into_grid(interaction_radius(p));
   }
@@ -256,8 +302,9 @@ void Flock::step_boids(bool all_pairs) {
       for (std::size_t i = 0; i < n; ++i) {
         const Boid<float> self{sx[i], sy[i], svx[i], svy[i]};
         rules::CornellSums<float> s;
-        for_each_candidate(i, all_pairs, [&](std::size_t j) {
-          rules::cornell_accumulate(s, self.x - sx[j], self.y - sy[j], Boid<float>{sx[j], sy[j], svx[j], svy[j]}, c);
+        for_each_candidate_range(i, all_pairs, [&](std::uint32_t b, std::uint32_t e) {
+          cornell_sum_range(s, self.x, self.y, std::uint32_t(i), b, e, sx, sy, svx, svy, c.range, c.protected2,
+                            c.visual2);
         });
         rules::PredatorSums<float> ps;
         for (const auto& pr : predators_) rules::predator_accumulate(ps, self.x - pr.x, self.y - pr.y, c);
@@ -289,11 +336,22 @@ void Flock::step_boids(bool all_pairs) {
         const Boid<float> self{sx[i], sy[i], svx[i], svy[i]};
         float sep_x = 0, sep_y = 0, px = 0, py = 0, pvx = 0, pvy = 0;
         int seen = 0;
-        for_each_candidate(i, all_pairs, [&](std::size_t j) {
-          const float dx = self.x - sx[j], dy = self.y - sy[j];
-          const float d2 = dx * dx + dy * dy;
-          if (d2 < sep2) sep_x += dx, sep_y += dy;
-          if (!global && d2 < vis2) px += sx[j], py += sy[j], pvx += svx[j], pvy += svy[j], ++seen;
+        for_each_candidate_range(i, all_pairs, [&](std::uint32_t b, std::uint32_t e) {
+#pragma omp simd reduction(+ : sep_x, sep_y, px, py, pvx, pvy, seen)
+          for (std::uint32_t j = b; j < e; ++j) {
+            const float dx = self.x - sx[j], dy = self.y - sy[j];
+            const float d2 = dx * dx + dy * dy;
+            const bool other = j != i;
+            const bool sep = other & (d2 < sep2);
+            const bool vis = other & !global & (d2 < vis2);
+            sep_x += sep ? dx : 0.0f;
+            sep_y += sep ? dy : 0.0f;
+            px += vis ? sx[j] : 0.0f;
+            py += vis ? sy[j] : 0.0f;
+            pvx += vis ? svx[j] : 0.0f;
+            pvy += vis ? svy[j] : 0.0f;
+            seen += vis ? 1 : 0;
+          }
         });
         float mx = 0, my = 0, mvx = 0, mvy = 0;
         if (global && n > 1) {
@@ -318,11 +376,22 @@ void Flock::step_boids(bool all_pairs) {
         // The blog's neighbourhood includes the boid itself.
         float px = self.x, py = self.y, pvx = self.vx, pvy = self.vy, sep_x = 0, sep_y = 0;
         int count = 1;
-        for_each_candidate(i, all_pairs, [&](std::size_t j) {
-          const float dx = self.x - sx[j], dy = self.y - sy[j];
-          const float d2 = dx * dx + dy * dy;
-          if (d2 <= vis2) px += sx[j], py += sy[j], pvx += svx[j], pvy += svy[j], ++count;
-          if (d2 < sep2 && d2 != 0.0f) sep_x += dx, sep_y += dy;
+        for_each_candidate_range(i, all_pairs, [&](std::uint32_t b, std::uint32_t e) {
+#pragma omp simd reduction(+ : sep_x, sep_y, px, py, pvx, pvy, count)
+          for (std::uint32_t j = b; j < e; ++j) {
+            const float dx = self.x - sx[j], dy = self.y - sy[j];
+            const float d2 = dx * dx + dy * dy;
+            const bool other = j != i;
+            const bool vis = other & (d2 <= vis2);
+            const bool sep = other & (d2 < sep2) & (d2 != 0.0f);
+            px += vis ? sx[j] : 0.0f;
+            py += vis ? sy[j] : 0.0f;
+            pvx += vis ? svx[j] : 0.0f;
+            pvy += vis ? svy[j] : 0.0f;
+            count += vis ? 1 : 0;
+            sep_x += sep ? dx : 0.0f;
+            sep_y += sep ? dy : 0.0f;
+          }
         });
         const float k = float(count);
         store(i, rules::blog_update(self, sep_x, sep_y, px / k, py / k, pvx / k, pvy / k, c));

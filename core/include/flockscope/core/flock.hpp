@@ -81,8 +81,8 @@ class Flock {
   void step_boids(bool all_pairs);
   void step_predators();
   void sort_into_grid(float radius);
-  template <class Visit>
-  void for_each_candidate(std::size_t i, bool all_pairs, Visit&& visit) const;
+  template <class F>
+  void for_each_candidate_range(std::size_t i, bool all_pairs, F&& f) const;
 
   Params active_, pending_;
   int threads_ = 1;

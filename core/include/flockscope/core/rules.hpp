@@ -13,6 +13,8 @@
 
 #include <cmath>
 
+#include "flockscope/core/simd.hpp"
+
 namespace flockscope::rules {
 
 template <class S>
@@ -50,16 +52,28 @@ struct CornellCoeffs {
   bool cohesion, alignment, separation, dynamic_bias;
 };
 
-// One other boid seen from `self` (dx = self.x - other.x). The caller skips self. As in the
-// seeds' pseudocode, a boid inside the protected range counts only for separation.
+// Which sums another boid at offset (dx, dy) = self - other joins. As in the seeds'
+// pseudocode: the box test first (it also keeps d^2 from overflowing a fixed-point type; a
+// wrapped d^2 outside the box is never used), strict comparisons, and a boid inside the
+// protected range counts only for separation. M is bool for a scalar S, or the mask type of
+// a vector S (the float engine runs this on 8 candidates at once), hence & rather than &&.
+template <class S, class M>
+inline void cornell_classify(S dx, S dy, const CornellCoeffs<S>& c, M& separate, M& visible) {
+  const M in_box = (abs_of(dx) < c.range) & (abs_of(dy) < c.range);
+  const S d2 = dx * dx + dy * dy;
+  separate = in_box & (d2 < c.protected2);
+  visible = in_box & !separate & (d2 < c.visual2);
+}
+
+// One other boid seen from `self` (dx = self.x - other.x). The caller skips self.
 template <class S>
 inline void cornell_accumulate(CornellSums<S>& s, S dx, S dy, const Boid<S>& other, const CornellCoeffs<S>& c) {
-  if (!(abs_of(dx) < c.range && abs_of(dy) < c.range)) return;
-  const S d2 = dx * dx + dy * dy;
-  if (d2 < c.protected2) {
+  bool separate, visible;
+  cornell_classify(dx, dy, c, separate, visible);
+  if (separate) {
     s.close_dx += dx;
     s.close_dy += dy;
-  } else if (d2 < c.visual2) {
+  } else if (visible) {
     s.xpos += other.x;
     s.ypos += other.y;
     s.xvel += other.vx;

@@ -1,0 +1,33 @@
+// Eight-lane float vectors (GCC/Clang vector extensions) for the float engine's neighbour
+// loop. Portable: without AVX the compiler splits each operation into SSE halves; with AVX2
+// (chosen at run time through target_clones) it is one register. No -march=native needed.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+// Inline helpers pass vectors by value; the ABI note about AVX arguments does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace flockscope::rules {
+
+using v8f = float __attribute__((vector_size(32)));
+using v8i = std::int32_t __attribute__((vector_size(32)));
+constexpr std::uint32_t kLanes = 8;
+
+inline v8f abs_of(v8f v) { return v8f(v8i(v) & 0x7fffffff); }
+inline v8f load8(const float* p) {
+  v8f v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline v8f broadcast(float f) { return f - v8f{}; }
+inline v8f masked(v8f v, v8i m) { return v8f(v8i(v) & m); }
+// Lanes added in a fixed order, so a sum does not depend on how lanes were scheduled.
+inline float lane_sum(v8f v) {
+  float s = 0;
+  for (std::uint32_t k = 0; k < kLanes; ++k) s += v[k];
+  return s;
+}
+
+}  // namespace flockscope::rules
