@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <numbers>
 
 #include "flockscope/core/rng.hpp"
 #include "flockscope/core/rules.hpp"
@@ -51,10 +50,17 @@ void spawn_velocity(const Params& p, Pcg32& rng, float& vx, float& vy) {
   double lo = p.minspeed, hi = p.maxspeed;  // seed 001: "within min/max speed limits"
   if (p.rule_set() == RuleSet::Report) lo = 0, hi = p.V_max;
   if (hi < lo) lo = hi;
-  const double angle = rng.uniform() * 2 * std::numbers::pi;
-  const double speed = rng.uniform(lo, hi);
-  vx = float(std::cos(angle) * speed);
-  vy = float(std::sin(angle) * speed);
+  // A uniform direction by rejection from the unit disc: only IEEE-exact operations (no
+  // libm trigonometry), so a seed spawns the same flock on every machine.
+  double u, v, r2;
+  do {
+    u = rng.uniform(-1, 1);
+    v = rng.uniform(-1, 1);
+    r2 = u * u + v * v;
+  } while (r2 > 1 || r2 < 1e-6);
+  const double speed = rng.uniform(lo, hi) / std::sqrt(r2);
+  vx = float(u * speed);
+  vy = float(v * speed);
 }
 }  // namespace
 

@@ -62,6 +62,8 @@ class Flock {
   const std::vector<float>& vy() const { return vy_; }
   const std::vector<std::uint32_t>& ids() const { return id_; }
   const std::vector<Predator>& predators() const { return predators_; }
+  // Places the predators (tests, replays, a board's mirrored state).
+  void set_predators(std::vector<Predator> predators) { predators_ = std::move(predators); }
   // Current bias of the scouts, indexed by id (scouts1 + scouts2 entries).
   const std::vector<float>& scout_bias() const { return bias_; }
 

@@ -1,0 +1,103 @@
+// Each metric on a case small enough to compute by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "flockscope/core/metrics.hpp"
+#include "flockscope/core/rng.hpp"
+
+using namespace flockscope;
+
+namespace {
+struct Pts {
+  std::vector<float> x, y, vx, vy;
+  PointsView view() const { return {x.data(), y.data(), vx.data(), vy.data(), x.size()}; }
+};
+}  // namespace
+
+TEST(Metrics, SquareOfFour) {
+  // Corners of a 2x2 square; velocities (2,0), (2,0), (-1,0), (0,3).
+  const Pts p{{0, 2, 0, 2}, {0, 0, 2, 2}, {2, 2, -1, 0}, {0, 0, 0, 3}};
+  const Metrics m = compute_metrics(p.view(), 2.5);
+  EXPECT_DOUBLE_EQ(m.centroid_x, 1);
+  EXPECT_DOUBLE_EQ(m.centroid_y, 1);
+  EXPECT_NEAR(m.diameter, std::sqrt(2.0), 1e-12);  // every corner is sqrt(2) from the centre
+  EXPECT_NEAR(m.mean_speed, (2 + 2 + 1 + 3) / 4.0, 1e-12);
+  // unit headings (1,0), (1,0), (-1,0), (0,1): mean (0.25, 0.25)
+  EXPECT_NEAR(m.polarisation, std::sqrt(0.125), 1e-12);
+  EXPECT_NEAR(m.mean_nn_distance, 2, 1e-12);
+  EXPECT_EQ(m.clusters, 1);                         // side 2 < 2.5 links all
+  EXPECT_EQ(compute_metrics(p.view(), 2.0).clusters, 4);  // strict: 2 is not < 2
+  EXPECT_DOUBLE_EQ(m.share_right, 0.5);
+  EXPECT_DOUBLE_EQ(m.share_left, 0.25);
+}
+
+TEST(Metrics, TwoGroupsAndInfiniteVision) {
+  const Pts p{{0, 1, 100, 101, 102}, {0, 0, 0, 0, 0}, {1, 1, 1, 1, 1}, {0, 0, 0, 0, 0}};
+  EXPECT_EQ(compute_metrics(p.view(), 10).clusters, 2);
+  EXPECT_EQ(compute_metrics(p.view(), INFINITY).clusters, 1);
+  EXPECT_NEAR(compute_metrics(p.view(), 10).mean_nn_distance, 1, 1e-12);
+  EXPECT_NEAR(compute_metrics(p.view(), 10).polarisation, 1, 1e-12);
+}
+
+TEST(Metrics, DegenerateFlocksGiveNumbersNotNaN) {
+  const Pts none{};
+  const Metrics m0 = compute_metrics(none.view(), 40);
+  EXPECT_EQ(m0.clusters, 0);
+  EXPECT_EQ(m0.diameter, 0);
+  const Pts one{{5}, {5}, {0}, {0}};
+  const Metrics m1 = compute_metrics(one.view(), 40);
+  EXPECT_EQ(m1.diameter, 0);
+  EXPECT_EQ(m1.polarisation, 0);  // a boid at rest has no heading
+  EXPECT_EQ(m1.mean_nn_distance, 0);
+  EXPECT_EQ(m1.clusters, 1);
+}
+
+TEST(Metrics, NearestNeighbourAndClustersMatchBruteForce) {
+  Pcg32 rng(11);
+  Pts p;
+  for (int i = 0; i < 800; ++i) {
+    // Clumps and loners, spread over a wide box.
+    const bool clump = i % 3 != 0;
+    p.x.push_back(float(clump ? 100 + rng.uniform(0, 30) : rng.uniform(-500, 2000)));
+    p.y.push_back(float(clump ? 200 + rng.uniform(0, 30) : rng.uniform(-300, 900)));
+    p.vx.push_back(1), p.vy.push_back(0);
+  }
+  double total = 0;
+  for (std::size_t i = 0; i < p.x.size(); ++i) {
+    double best = INFINITY;
+    for (std::size_t j = 0; j < p.x.size(); ++j)
+      if (i != j) best = std::min(best, std::hypot(double(p.x[i]) - p.x[j], double(p.y[i]) - p.y[j]));
+    total += best;
+  }
+  EXPECT_NEAR(compute_metrics(p.view(), 40).mean_nn_distance, total / double(p.x.size()), 1e-9);
+
+  // Clusters by brute-force flood fill.
+  const double r = 60;
+  std::vector<int> label(p.x.size(), -1);
+  int groups = 0;
+  for (std::size_t s = 0; s < p.x.size(); ++s) {
+    if (label[s] >= 0) continue;
+    std::vector<std::size_t> todo{s};
+    label[s] = groups;
+    while (!todo.empty()) {
+      const std::size_t i = todo.back();
+      todo.pop_back();
+      for (std::size_t j = 0; j < p.x.size(); ++j) {
+        const double dx = double(p.x[i]) - p.x[j], dy = double(p.y[i]) - p.y[j];
+        if (label[j] < 0 && dx * dx + dy * dy < r * r) label[j] = groups, todo.push_back(j);
+      }
+    }
+    ++groups;
+  }
+  EXPECT_EQ(compute_metrics(p.view(), r).clusters, groups);
+  EXPECT_GT(groups, 10);
+}
+
+TEST(Metrics, CsvRowHasOneValuePerColumn) {
+  Metrics m;
+  m.diameter = 1.5;
+  const std::string row = metrics_row(3, 0.15, m);
+  EXPECT_EQ(std::count(row.begin(), row.end(), ','), long(metrics_columns().size() - 1));
+  EXPECT_EQ(row.rfind("3,0.15,1.5,", 0), 0u) << row;
+}
