@@ -78,13 +78,13 @@ void Flock::spawn(std::uint64_t seed) {
     s.y[i] = float(rng.uniform(y_lo, y_hi));
     spawn_velocity(p, rng, s.vx[i], s.vy[i]);
   }
-  start_from(s);
+  start_from(std::move(s));
   spawn_predators(seed);
 }
 
-void Flock::start_from(const FlockSnapshot& s) {
+void Flock::start_from(FlockSnapshot s) {
   const std::size_t n = s.size();
-  x_ = s.x, y_ = s.y, vx_ = s.vx, vy_ = s.vy;
+  x_ = std::move(s.x), y_ = std::move(s.y), vx_ = std::move(s.vx), vy_ = std::move(s.vy);
   id_.resize(n);
   for (std::size_t i = 0; i < n; ++i) id_[i] = std::uint32_t(i);
   // Padded for the vector loop's last load (see cornell_sum_range).

@@ -78,7 +78,7 @@ class Flock {
 
  private:
   void spawn(std::uint64_t seed);
-  void start_from(const FlockSnapshot& s);
+  void start_from(FlockSnapshot s);
   void spawn_predators(std::uint64_t seed);
   void step_boids(bool all_pairs);
   void step_predators();

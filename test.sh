@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Every test in one command: installs the dependencies (Debian packages), then builds and
+# runs the whole ctest suite twice (optimised, and with AddressSanitizer + UBSan), then
+# fuzzes the protocol decoder for a bounded time. FUZZ_SECONDS (default 60) bounds the fuzzer.
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/install-deps.sh firmware fuzz
+jobs=$(nproc)
+
+echo "== release build and tests"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== sanitizer build (ASan + UBSan) and tests"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOCKSCOPE_SANITIZE=ON -DFLOCKSCOPE_BENCH=OFF > /dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+echo "== protocol decoder fuzzing (${FUZZ_SECONDS:-60} s)"
+scripts/fuzz-protocol.sh "${FUZZ_SECONDS:-60}"
+
+echo "== all test stages passed"
