@@ -17,7 +17,7 @@ std::size_t encode(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
     const std::size_t lim = avail < 254 ? avail : 254;
     const void* z = lim ? std::memchr(s, 0, lim) : nullptr;
     const std::size_t run = z ? static_cast<std::size_t>(static_cast<const std::uint8_t*>(z) - s) : lim;
-    std::memmove(d + 1, s, run);
+    if (run) std::memmove(d + 1, s, run);  // (s may be null when n == 0)
     d[0] = static_cast<std::uint8_t>(run + 1);
     d += run + 1;
     s += run;

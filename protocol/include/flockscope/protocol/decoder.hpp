@@ -15,7 +15,8 @@ namespace flockscope::protocol {
 
 // Every non-empty delimiter-terminated frame is counted in exactly one of the
 // frame counters (frames_ok ... version_mismatch), so their sum is the number of
-// frames seen; seq_gaps/seq_lost come on top.
+// frames seen; seq_gaps/seq_lost come on top. (An oversize frame is counted when
+// the limit is crossed, i.e. possibly before its delimiter has arrived.)
 struct DecoderStats {
   std::uint64_t bytes = 0;          // bytes fed in
   std::uint32_t frames_ok = 0;      // delivered, known type, our version
@@ -65,6 +66,7 @@ class Decoder {
 
  private:
   void absorb(const std::uint8_t* p, const std::uint8_t* end);
+  void note_oversize();
   bool finish_frame(Message& out);
   void track_seq(std::uint16_t seq, bool resync);
 

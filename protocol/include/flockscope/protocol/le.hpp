@@ -27,6 +27,11 @@ inline void put_u32(std::uint8_t* p, std::size_t off, std::uint32_t v) {
   p[off + 3] = static_cast<std::uint8_t>(v >> 24);
 }
 
+inline void put_u64(std::uint8_t* p, std::size_t off, std::uint64_t v) {
+  put_u32(p, off, static_cast<std::uint32_t>(v));
+  put_u32(p, off + 4, static_cast<std::uint32_t>(v >> 32));
+}
+
 inline void put_i16(std::uint8_t* p, std::size_t off, std::int16_t v) {
   put_u16(p, off, static_cast<std::uint16_t>(v));
 }
@@ -48,6 +53,11 @@ inline std::uint32_t get_u32(const std::uint8_t* p, std::size_t off) {
   return static_cast<std::uint32_t>(p[off]) | (static_cast<std::uint32_t>(p[off + 1]) << 8) |
          (static_cast<std::uint32_t>(p[off + 2]) << 16) |
          (static_cast<std::uint32_t>(p[off + 3]) << 24);
+}
+
+inline std::uint64_t get_u64(const std::uint8_t* p, std::size_t off) {
+  return static_cast<std::uint64_t>(get_u32(p, off)) |
+         (static_cast<std::uint64_t>(get_u32(p, off + 4)) << 32);
 }
 
 inline std::int16_t get_i16(const std::uint8_t* p, std::size_t off) {

@@ -29,7 +29,7 @@ inline constexpr std::size_t kMaxPayloadSize = kMaxFrameSize - kHeaderSize - kCr
 inline constexpr std::size_t kMaxWireSize = 1 + (kMaxFrameSize + kMaxFrameSize / 254 + 1) + 1;  // 1031
 
 inline constexpr std::size_t kMaxNameLen = 32;          // hello board/app name
-inline constexpr std::size_t kMaxParamsPerFrame = 128;  // parameter set chunk
+inline constexpr std::size_t kMaxParamsPerFrame = 64;   // parameter set chunk
 inline constexpr std::size_t kMaxBoidsPerChunk = 120;   // flock state chunk (1007-byte payload)
 inline constexpr std::size_t kMaxPredators = 16;
 inline constexpr std::size_t kMaxLogText = 255;
@@ -66,8 +66,11 @@ inline constexpr std::uint32_t kParamSet = 1u << 7;
 inline constexpr std::uint32_t kCommands = 1u << 8;
 }  // namespace cap
 
-// A parameter value is a type tag plus 4 bytes, so a receiver can decode it without
-// the parameter table. Tags follow the core table's types.
+// A parameter value is a type tag plus 8 bytes, so a receiver can decode it without
+// the parameter table. Tags follow the core table's kinds, and the 8 bytes hold the
+// core's own representation (int64, binary64) so a value survives app -> board ->
+// app unchanged: 4-byte values would turn seed 4294967295 negative and 0.0005 into
+// 0.000500000024.
 enum class ParamType : std::uint8_t { kInt = 0, kReal = 1, kBool = 2, kChoice = 3 };
 
 // Ack.status. Below 0x10: accepted. 0x10 and up: rejected, nothing changed.
@@ -118,20 +121,20 @@ inline constexpr std::uint8_t kGroupScouts2 = 2;  // biased left
 
 struct ParamValue {
   ParamType type;
-  std::uint32_t bits;  // int32 two's complement, float32 bit pattern, 0/1, or choice index
+  std::uint64_t bits;  // int64 two's complement, binary64 bit pattern, 0/1, or choice index
 
-  static constexpr ParamValue of_int(std::int32_t v) {
-    return {ParamType::kInt, static_cast<std::uint32_t>(v)};
+  static constexpr ParamValue of_int(std::int64_t v) {
+    return {ParamType::kInt, static_cast<std::uint64_t>(v)};
   }
-  static constexpr ParamValue of_real(float v) {
-    return {ParamType::kReal, std::bit_cast<std::uint32_t>(v)};
+  static constexpr ParamValue of_real(double v) {
+    return {ParamType::kReal, std::bit_cast<std::uint64_t>(v)};
   }
   static constexpr ParamValue of_bool(bool v) { return {ParamType::kBool, v ? 1u : 0u}; }
-  static constexpr ParamValue of_choice(std::uint32_t v) { return {ParamType::kChoice, v}; }
-  constexpr std::int32_t as_int() const { return static_cast<std::int32_t>(bits); }
-  constexpr float as_real() const { return std::bit_cast<float>(bits); }
+  static constexpr ParamValue of_choice(std::uint64_t v) { return {ParamType::kChoice, v}; }
+  constexpr std::int64_t as_int() const { return static_cast<std::int64_t>(bits); }
+  constexpr double as_real() const { return std::bit_cast<double>(bits); }
   constexpr bool as_bool() const { return bits != 0; }
-  constexpr std::uint32_t as_choice() const { return bits; }
+  constexpr std::uint64_t as_choice() const { return bits; }
 };
 
 struct Param {

@@ -1,0 +1,65 @@
+// Flock state straight from the simulation's arrays to wire frames: quantise,
+// chunk, frame, stuff, in one pass per chunk with no intermediate Message.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "flockscope/protocol/codec.hpp"
+#include "flockscope/protocol/messages.hpp"
+
+namespace flockscope::protocol {
+
+// value * 2^shift, rounded half away from zero, saturated to int16; NaN -> 0.
+// Exact: the scaling is by a power of two and the rounding looks at the exact
+// fractional part, so every implementation gets the same integer.
+inline std::int16_t quantise(float v, std::uint8_t shift) {
+  // Branch-free (selects only), so loops over whole arrays vectorise.
+  float s = v * static_cast<float>(1u << shift);
+  s = (s == s) ? s : 0.0f;
+  s = s < -32768.0f ? -32768.0f : s;
+  s = s > 32767.0f ? 32767.0f : s;
+  const auto t = static_cast<std::int32_t>(s);  // truncates toward zero
+  const float frac = s - static_cast<float>(t);
+  const std::int32_t q = t + (frac >= 0.5f ? 1 : 0) - (frac <= -0.5f ? 1 : 0);
+  return static_cast<std::int16_t>(q);
+}
+
+inline float dequantise(std::int16_t q, std::uint8_t shift) {
+  return static_cast<float>(q) / static_cast<float>(1u << shift);
+}
+
+// Structure-of-arrays view of a flock. groups may be empty (no scout groups:
+// the chunks then carry no group bits); otherwise its values are masked to 2 bits.
+struct BoidArrays {
+  std::span<const float> x, y, vx, vy;  // px, px/frame
+  std::span<const std::uint8_t> groups;
+};
+
+struct StateEncoding {
+  std::uint32_t frame = 0;
+  std::uint8_t pos_shift = 4;  // 1/16 px: +-2048 px
+  std::uint8_t vel_shift = 8;  // 1/256 px/frame: +-128 px/frame
+  std::size_t boids_per_chunk = kMaxBoidsPerChunk;
+};
+
+// Wire bytes that encode_flock_state needs at most for n boids.
+std::size_t flock_state_wire_bound(std::size_t n, bool groups,
+                                   std::size_t boids_per_chunk = kMaxBoidsPerChunk);
+
+// Encodes the chunk that starts at boid `offset` (for senders that fill the link
+// one chunk at a time). Returns the wire bytes written, or 0 (nothing written, no
+// sequence number used) if the arrays are inconsistent, the encoding options are
+// out of range, offset is past the end, or out is too small.
+std::size_t encode_flock_state_chunk(const BoidArrays& flock, const StateEncoding& enc,
+                                     std::size_t offset, Encoder& encoder,
+                                     std::span<std::uint8_t> out);
+
+// Encodes the whole frame, all chunks back to back in ascending offset. Returns the
+// total wire bytes, or 0 (nothing written) on the errors above or if out is
+// smaller than flock_state_wire_bound().
+std::size_t encode_flock_state(const BoidArrays& flock, const StateEncoding& enc, Encoder& encoder,
+                               std::span<std::uint8_t> out);
+
+}  // namespace flockscope::protocol

@@ -1,0 +1,115 @@
+#include "flockscope/protocol/flock_state.hpp"
+
+#include <cstring>
+
+#include "flockscope/protocol/le.hpp"
+#include "frame_writer.hpp"
+
+namespace flockscope::protocol {
+namespace {
+
+constexpr std::size_t kStateFixed = 17;  // PROTOCOL.md, "flock_state"
+constexpr std::size_t kBoidSize = 8;
+
+std::size_t chunk_frame_size(std::size_t count, bool groups) {
+  return kHeaderSize + kStateFixed + count * kBoidSize + (groups ? (count + 3) / 4 : 0) + kCrcSize;
+}
+
+bool consistent(const BoidArrays& f, const StateEncoding& e) {
+  const std::size_t n = f.x.size();
+  return f.y.size() == n && f.vx.size() == n && f.vy.size() == n &&
+         (f.groups.empty() || f.groups.size() == n) && n <= 0xFFFFFFFFu && e.pos_shift <= 15 &&
+         e.vel_shift <= 15 && e.boids_per_chunk >= 1 && e.boids_per_chunk <= kMaxBoidsPerChunk;
+}
+
+std::size_t write_chunk(const BoidArrays& f, const StateEncoding& e, std::size_t offset,
+                        std::uint16_t seq, std::uint8_t* out, std::size_t cap) {
+  const std::size_t n_all = f.x.size();
+  const std::size_t left = n_all - offset;
+  const std::size_t count = left < e.boids_per_chunk ? left : e.boids_per_chunk;
+  const bool groups = !f.groups.empty();
+  const std::size_t n = chunk_frame_size(count, groups);
+  if (cap < detail::wire_need(n)) return 0;
+
+  std::uint8_t* raw = out + detail::raw_offset(n);
+  detail::write_header(raw, kProtocolVersion, static_cast<std::uint8_t>(MsgType::kFlockState), seq);
+  std::uint8_t* p = raw + kHeaderSize;
+  le::put_u32(p, 0, e.frame);
+  le::put_u32(p, 4, static_cast<std::uint32_t>(n_all));
+  le::put_u32(p, 8, static_cast<std::uint32_t>(offset));
+  le::put_u16(p, 12, static_cast<std::uint16_t>(count));
+  le::put_u8(p, 14, e.pos_shift);
+  le::put_u8(p, 15, e.vel_shift);
+  le::put_u8(p, 16, groups ? kStateFlagGroups : 0);
+
+  // Quantise field by field into contiguous int16 arrays (these loops vectorise),
+  // then interleave them into the little-endian records.
+  std::int16_t q[4][kMaxBoidsPerChunk];
+  const float* const src[4] = {f.x.data() + offset, f.y.data() + offset, f.vx.data() + offset,
+                               f.vy.data() + offset};
+  for (std::size_t k = 0; k < 4; ++k) {
+    const std::uint8_t shift = k < 2 ? e.pos_shift : e.vel_shift;
+    const float* in = src[k];
+    std::int16_t* o = q[k];
+    for (std::size_t i = 0; i < count; ++i) o[i] = quantise(in[i], shift);
+  }
+  std::uint8_t* b = p + kStateFixed;
+  for (std::size_t i = 0; i < count; ++i) {
+    le::put_i16(b, i * kBoidSize + 0, q[0][i]);
+    le::put_i16(b, i * kBoidSize + 2, q[1][i]);
+    le::put_i16(b, i * kBoidSize + 4, q[2][i]);
+    le::put_i16(b, i * kBoidSize + 6, q[3][i]);
+  }
+  if (groups) {
+    const std::uint8_t* g = f.groups.data() + offset;
+    std::uint8_t* gb = b + count * kBoidSize;
+    std::size_t i = 0;
+    for (; i + 4 <= count; i += 4)
+      gb[i / 4] = static_cast<std::uint8_t>((g[i] & 3u) | ((g[i + 1] & 3u) << 2) | ((g[i + 2] & 3u) << 4) |
+                                            ((g[i + 3] & 3u) << 6));
+    if (i < count) {
+      unsigned last = 0;
+      for (std::size_t k = 0; i + k < count; ++k) last |= (g[i + k] & 3u) << (2 * k);
+      gb[i / 4] = static_cast<std::uint8_t>(last);
+    }
+  }
+  return detail::finish_wire_frame(out, n);
+}
+
+}  // namespace
+
+std::size_t flock_state_wire_bound(std::size_t n, bool groups, std::size_t per_chunk) {
+  if (per_chunk == 0 || per_chunk > kMaxBoidsPerChunk) return 0;
+  const std::size_t full = n / per_chunk;
+  const std::size_t rest = n % per_chunk;
+  std::size_t total = full * detail::wire_need(chunk_frame_size(per_chunk, groups));
+  if (rest != 0 || n == 0) total += detail::wire_need(chunk_frame_size(rest, groups));
+  return total;
+}
+
+std::size_t encode_flock_state_chunk(const BoidArrays& flock, const StateEncoding& enc,
+                                     std::size_t offset, Encoder& encoder,
+                                     std::span<std::uint8_t> out) {
+  if (!consistent(flock, enc)) return 0;
+  // offset == size is allowed only for the single empty chunk of an empty flock.
+  if (offset > flock.x.size() || (offset == flock.x.size() && offset != 0)) return 0;
+  const std::size_t w = write_chunk(flock, enc, offset, encoder.next_seq(), out.data(), out.size());
+  if (w) encoder.take_seq();
+  return w;
+}
+
+std::size_t encode_flock_state(const BoidArrays& flock, const StateEncoding& enc, Encoder& encoder,
+                               std::span<std::uint8_t> out) {
+  if (!consistent(flock, enc)) return 0;
+  const bool groups = !flock.groups.empty();
+  if (out.size() < flock_state_wire_bound(flock.x.size(), groups, enc.boids_per_chunk)) return 0;
+  std::size_t used = 0;
+  std::size_t offset = 0;
+  do {
+    used += write_chunk(flock, enc, offset, encoder.take_seq(), out.data() + used, out.size() - used);
+    offset += enc.boids_per_chunk;
+  } while (offset < flock.x.size());
+  return used;
+}
+
+}  // namespace flockscope::protocol
