@@ -301,10 +301,12 @@ void Flock::step_boids(bool all_pairs) {
   };
 
   switch (p.rule_set()) {
+    // Dynamic chunks: dense clusters make some boids far costlier than others. Each boid's
+    // result depends only on the previous frame, so the schedule cannot change the state.
     case RuleSet::Cornell: {
       const auto c = cornell_coeffs(p);
       const float biasval = float(p.biasval);
-#pragma omp parallel for schedule(static) num_threads(threads_) if (n > 2048)
+#pragma omp parallel for schedule(dynamic, 512) num_threads(threads_) if (n > 2048)
       for (std::size_t i = 0; i < n; ++i) {
         const Boid<float> self{sx[i], sy[i], svx[i], svy[i]};
         rules::CornellSums<float> s;
@@ -337,7 +339,7 @@ void Flock::step_boids(bool all_pairs) {
       double gx = 0, gy = 0, gvx = 0, gvy = 0;
       if (global)
         for (std::size_t i = 0; i < n; ++i) gx += sx[i], gy += sy[i], gvx += svx[i], gvy += svy[i];
-#pragma omp parallel for schedule(static) num_threads(threads_) if (n > 2048)
+#pragma omp parallel for schedule(dynamic, 512) num_threads(threads_) if (n > 2048)
       for (std::size_t i = 0; i < n; ++i) {
         const Boid<float> self{sx[i], sy[i], svx[i], svy[i]};
         float sep_x = 0, sep_y = 0, px = 0, py = 0, pvx = 0, pvy = 0;
@@ -376,7 +378,7 @@ void Flock::step_boids(bool all_pairs) {
       const auto c = blog_coeffs(p);
       const float vis2 = float(p.visualRange * p.visualRange);
       const float sep2 = float(p.protectedRange * p.protectedRange);
-#pragma omp parallel for schedule(static) num_threads(threads_) if (n > 2048)
+#pragma omp parallel for schedule(dynamic, 512) num_threads(threads_) if (n > 2048)
       for (std::size_t i = 0; i < n; ++i) {
         const Boid<float> self{sx[i], sy[i], svx[i], svy[i]};
         // The blog's neighbourhood includes the boid itself.
