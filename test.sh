@@ -6,19 +6,24 @@ set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh firmware fuzz
 jobs=$(nproc)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 
 echo "== release build and tests"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
 cmake --build build -j"$jobs"
-ctest --test-dir build --output-on-failure -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs" | tee -a "$log"
 
 echo "== sanitizer build (ASan + UBSan) and tests"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOCKSCOPE_SANITIZE=ON -DFLOCKSCOPE_BENCH=OFF > /dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$jobs"
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" | tee -a "$log"
 
 echo "== protocol decoder fuzzing (${FUZZ_SECONDS:-60} s)"
 scripts/fuzz-protocol.sh "${FUZZ_SECONDS:-60}"
 
-echo "== all test stages passed"
+# One closing line over both ctest runs (set -e stops at the first failure, so none failed).
+total=$(grep -oE 'tests passed, 0 tests failed out of [0-9]+' "$log" | awk '{s += $NF} END {print s + 0}')
+echo "all test stages passed"
+echo "$total passed, 0 failed"
