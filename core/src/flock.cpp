@@ -125,20 +125,29 @@ void Flock::reset() {
 // ---------------------------------------------------------------- the step
 namespace {
 
-rules::CornellCoeffs<float> cornell_coeffs(const Params& p) {
-  rules::CornellCoeffs<float> c{};
-  const double range = std::max(p.visualRange, p.protectedRange);
-  c.range = float(range);
-  c.protected2 = float(p.protectedRange * p.protectedRange);
-  c.visual2 = float(p.visualRange * p.visualRange);
-  c.centering = float(p.centeringfactor);
-  c.matching = float(p.matchingfactor);
-  c.avoid = float(p.avoidfactor);
+// What the three rule sets' coefficient structs share: the walls, the time step, the switches.
+template <class Coeffs>
+void fill_common(Coeffs& c, const Params& p) {
   c.turn = float(p.turnfactor);
   c.left_edge = float(p.leftmargin);
   c.right_edge = float(p.width - p.rightmargin);
   c.top_edge = float(p.topmargin);
   c.bottom_edge = float(p.height - p.bottommargin);
+  c.dt = float(p.dt);
+  c.cohesion = p.cohesion;
+  c.alignment = p.alignment;
+  c.separation = p.separation;
+}
+
+rules::CornellCoeffs<float> cornell_coeffs(const Params& p) {
+  rules::CornellCoeffs<float> c{};
+  fill_common(c, p);
+  c.range = float(std::max(p.visualRange, p.protectedRange));
+  c.protected2 = float(p.protectedRange * p.protectedRange);
+  c.visual2 = float(p.visualRange * p.visualRange);
+  c.centering = float(p.centeringfactor);
+  c.matching = float(p.matchingfactor);
+  c.avoid = float(p.avoidfactor);
   c.predator_range = float(p.predatorRange);
   c.predator_range2 = float(p.predatorRange * p.predatorRange);
   c.predator_turn = float(p.predatorturnfactor);
@@ -146,47 +155,27 @@ rules::CornellCoeffs<float> cornell_coeffs(const Params& p) {
   c.maxspeed = float(p.maxspeed);
   c.maxbias = float(p.maxbias);
   c.bias_increment = float(p.bias_increment);
-  c.dt = float(p.dt);
-  c.cohesion = p.cohesion;
-  c.alignment = p.alignment;
-  c.separation = p.separation;
   c.dynamic_bias = p.dynamicbias;
   return c;
 }
 
 rules::ReportCoeffs<float> report_coeffs(const Params& p) {
   rules::ReportCoeffs<float> c{};
+  fill_common(c, p);
   c.s_sep = float(p.S_sep);
   c.s_align = float(p.S_align);
   c.s_coh = float(p.S_coh);
-  c.turn = float(p.turnfactor);
-  c.left_edge = float(p.leftmargin);
-  c.right_edge = float(p.width - p.rightmargin);
-  c.top_edge = float(p.topmargin);
-  c.bottom_edge = float(p.height - p.bottommargin);
   c.v_max = float(p.V_max);
-  c.dt = float(p.dt);
-  c.cohesion = p.cohesion;
-  c.alignment = p.alignment;
-  c.separation = p.separation;
   return c;
 }
 
 rules::BlogCoeffs<float> blog_coeffs(const Params& p) {
   rules::BlogCoeffs<float> c{};
+  fill_common(c, p);
   c.centering = float(p.centeringfactor);
   c.avoid = float(p.avoidfactor);
   c.matching = float(p.matchingfactor);
-  c.turn = float(p.turnfactor);
-  c.left_edge = float(p.leftmargin);
-  c.right_edge = float(p.width - p.rightmargin);
-  c.top_edge = float(p.topmargin);
-  c.bottom_edge = float(p.height - p.bottommargin);
   c.maxspeed = float(p.maxspeed);
-  c.dt = float(p.dt);
-  c.cohesion = p.cohesion;
-  c.alignment = p.alignment;
-  c.separation = p.separation;
   return c;
 }
 
