@@ -9,6 +9,9 @@ jobs=$(nproc)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+echo "== firmware (RP2040: both images, the emulator's boot ROM stand-in)"
+firmware_pico/build.sh -j "$jobs"
+
 echo "== release build and tests"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
 cmake --build build -j"$jobs"

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli_common.hpp"
+#include "figures.hpp"
 #include "flockscope/core/io.hpp"
 #include "flockscope/core/run.hpp"
 
@@ -16,6 +17,8 @@ struct RunArgs {
   std::string init;
   std::string out;
   int threads = 0;
+  bool plots = false;
+  std::string plot_size = "800x500";
 };
 
 void add_run_command(CLI::App& app, int& exit_code) {
@@ -28,6 +31,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   run->add_option("--init", args->init, "Start from this state file (CSV with x,y,vx,vy; sets the boid count)");
   run->add_option("--out", args->out, "Output folder")->required();
   run->add_option("--threads", args->threads, "Threads (0: all cores)")->check(CLI::Range(0, 256));
+  run->add_flag("--plots", args->plots, "Also write diameter, path (centroid y against x), polarisation and state plots as SVG and PNG into DIR");
+  run->add_option("--plot-size", args->plot_size, "Plot size in pixels, WIDTHxHEIGHT")->capture_default_str();
   run->callback([args, &exit_code] {
     try {
       RunSpec spec;
@@ -37,8 +42,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
       if (!args->init.empty()) spec.initial = read_state_csv(args->init);
       spec.steps = args->steps;
       spec.threads = args->threads;
+      const plot::Size plot_size = parse_plot_size(args->plot_size);  // checked before the run
       const RunResult r = run_flock(spec);
       write_run(args->out, spec, r);
+      if (args->plots) write_run_plots(args->out, spec, r, plot_size);
       const Metrics& last = r.metrics.back();
       std::printf("flockscope run: %llu steps of %zu boids -> %s (final diameter %.3f, polarisation %.3f)\n",
                   static_cast<unsigned long long>(spec.steps), r.final_state.size(), args->out.c_str(), last.diameter,

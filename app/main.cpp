@@ -1,12 +1,21 @@
 // flockscope: explore, mirror and measure Boids flocks. Subcommands run headless.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <memory>
 
 #include "flockscope/core/run.hpp"
 
 namespace flockscope::cli {
 void add_run_command(CLI::App& app, int& exit_code);
 void add_bench_command(CLI::App& app, int& exit_code);
+void add_board_command(CLI::App& app, int& exit_code);
+void add_sweep_command(CLI::App& app, int& exit_code);
+void add_sweep_merge_command(CLI::App& app, int& exit_code);
+void add_consensus_command(CLI::App& app, int& exit_code);
+void add_plot_command(CLI::App& app, int& exit_code);
+struct GuiArgs;
+std::shared_ptr<GuiArgs> add_gui_options(CLI::App& app);
+int run_gui_command(GuiArgs& args);
 }  // namespace flockscope::cli
 
 int main(int argc, char** argv) {
@@ -15,6 +24,12 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   flockscope::cli::add_run_command(app, exit_code);
   flockscope::cli::add_bench_command(app, exit_code);
+  flockscope::cli::add_board_command(app, exit_code);
+  flockscope::cli::add_sweep_command(app, exit_code);
+  flockscope::cli::add_sweep_merge_command(app, exit_code);
+  flockscope::cli::add_consensus_command(app, exit_code);
+  flockscope::cli::add_plot_command(app, exit_code);
+  auto gui_args = flockscope::cli::add_gui_options(app);  // no subcommand: the window
   app.require_subcommand(0, 1);
   try {
     app.parse(argc, argv);
@@ -26,9 +41,6 @@ int main(int argc, char** argv) {
     }
     return app.exit(e);
   }
-  if (app.get_subcommands().empty()) {
-    std::printf("%s", app.help().c_str());
-    std::printf("\nThe window is not built yet; try: flockscope run --preset cornell-pico-predator --out out/\n");
-  }
+  if (app.get_subcommands().empty()) return flockscope::cli::run_gui_command(*gui_args);
   return exit_code;
 }

@@ -9,10 +9,16 @@ packages=(
   build-essential cmake ninja-build pkg-config
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   python3
+  libsdl2-dev libimgui-dev libstb-dev fonts-dejavu-core  # the window (app/gui)
+  libpugixml-dev  # the plots (plot/ also needs libstb-dev, fonts-dejavu-core): its tests parse the SVG
 )
 for group in "$@"; do
   case "$group" in
-    firmware) packages+=(gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib) ;;
+    firmware) packages+=(gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib)
+              # firmware_pico/: fetch_sdk.sh (apt's own helper, dpkg-dev's dpkg-source), the
+              # emulator (node + npm for rp2040js; a node already on the machine is kept)
+              packages+=(dpkg-dev ca-certificates)
+              command -v npm > /dev/null 2>&1 || packages+=(nodejs npm) ;;
     fuzz)     packages+=(clang libclang-rt-14-dev) ;;
     *) echo "install-deps: unknown group '$group' (known: firmware, fuzz)" >&2; exit 2 ;;
   esac

@@ -239,11 +239,24 @@ void Flock::sort_into_grid(float radius) {
   const std::size_t n = size();
   grid_.build(x_.data(), y_.data(), n, radius);
   const auto& order = grid_.order();
-#pragma omp parallel for schedule(static) num_threads(threads_) if (n > 16384)
-  for (std::size_t k = 0; k < n; ++k) {
+  parallel_for(n, 16384, [&](std::size_t k) {
     const std::uint32_t i = order[k];
     sx_[k] = x_[i], sy_[k] = y_[i], svx_[k] = vx_[i], svy_[k] = vy_[i], sid_[k] = id_[i];
+  });
+}
+
+// Runs f(i) for i in [0, n) on the engine's threads when the work is worth a parallel region
+// (even a one-thread region costs a futex call per step, which dominates small flocks run
+// by the thousand in sweeps), else inline. Each f(i) writes only slot i, so the schedule
+// never changes the result.
+template <class F>
+void Flock::parallel_for(std::size_t n, std::size_t min_parallel, F&& f) const {
+  if (threads_ <= 1 || n < min_parallel) {
+    for (std::size_t i = 0; i < n; ++i) f(i);
+    return;
   }
+#pragma omp parallel for schedule(dynamic, 512) num_threads(threads_)
+  for (std::size_t i = 0; i < n; ++i) f(i);
 }
 
 // Calls f(begin, end) for the ranges of previous-frame slots that can hold boid i's neighbours
@@ -290,13 +303,11 @@ void Flock::step_boids(bool all_pairs) {
   };
 
   switch (p.rule_set()) {
-    // Dynamic chunks: dense clusters make some boids far costlier than others. Each boid's
-    // result depends only on the previous frame, so the schedule cannot change the state.
+    // parallel_for hands out dynamic chunks: dense clusters make some boids far costlier.
     case RuleSet::Cornell: {
       const auto c = cornell_coeffs(p);
       const float biasval = float(p.biasval);
-#pragma omp parallel for schedule(dynamic, 512) num_threads(threads_) if (n > 2048)
-      for (std::size_t i = 0; i < n; ++i) {
+      parallel_for(n, 2048, [&](std::size_t i) {
         const Boid<float> self{sx[i], sy[i], svx[i], svy[i]};
         rules::CornellSums<float> s;
         for_each_candidate_range(i, all_pairs, [&](std::uint32_t b, std::uint32_t e) {
@@ -316,7 +327,7 @@ void Flock::step_boids(bool all_pairs) {
         b.x = self.x + b.vx * c.dt;
         b.y = self.y + b.vy * c.dt;
         store(i, b);
-      }
+      });
       break;
     }
     case RuleSet::Report: {
@@ -328,28 +339,38 @@ void Flock::step_boids(bool all_pairs) {
       double gx = 0, gy = 0, gvx = 0, gvy = 0;
       if (global)
         for (std::size_t i = 0; i < n; ++i) gx += sx[i], gy += sy[i], gvx += svx[i], gvy += svy[i];
-#pragma omp parallel for schedule(dynamic, 512) num_threads(threads_) if (n > 2048)
-      for (std::size_t i = 0; i < n; ++i) {
+      parallel_for(n, 2048, [&](std::size_t i) {
         const Boid<float> self{sx[i], sy[i], svx[i], svy[i]};
         float sep_x = 0, sep_y = 0, px = 0, py = 0, pvx = 0, pvy = 0;
         int seen = 0;
-        for_each_candidate_range(i, all_pairs, [&](std::uint32_t b, std::uint32_t e) {
+        if (global) {
+          // Infinite vision: the neighbour loop only separates, over a handful of boids per
+          // range, where a plain loop beats a vector one carrying seven reductions.
+          for_each_candidate_range(i, all_pairs, [&](std::uint32_t b, std::uint32_t e) {
+            for (std::uint32_t j = b; j < e; ++j) {
+              const float dx = self.x - sx[j], dy = self.y - sy[j];
+              if (j != i && dx * dx + dy * dy < sep2) sep_x += dx, sep_y += dy;
+            }
+          });
+        } else {
+          for_each_candidate_range(i, all_pairs, [&](std::uint32_t b, std::uint32_t e) {
 #pragma omp simd reduction(+ : sep_x, sep_y, px, py, pvx, pvy, seen)
-          for (std::uint32_t j = b; j < e; ++j) {
-            const float dx = self.x - sx[j], dy = self.y - sy[j];
-            const float d2 = dx * dx + dy * dy;
-            const bool other = j != i;
-            const bool sep = other & (d2 < sep2);
-            const bool vis = other & !global & (d2 < vis2);
-            sep_x += sep ? dx : 0.0f;
-            sep_y += sep ? dy : 0.0f;
-            px += vis ? sx[j] : 0.0f;
-            py += vis ? sy[j] : 0.0f;
-            pvx += vis ? svx[j] : 0.0f;
-            pvy += vis ? svy[j] : 0.0f;
-            seen += vis ? 1 : 0;
-          }
-        });
+            for (std::uint32_t j = b; j < e; ++j) {
+              const float dx = self.x - sx[j], dy = self.y - sy[j];
+              const float d2 = dx * dx + dy * dy;
+              const bool other = j != i;
+              const bool sep = other & (d2 < sep2);
+              const bool vis = other & (d2 < vis2);
+              sep_x += sep ? dx : 0.0f;
+              sep_y += sep ? dy : 0.0f;
+              px += vis ? sx[j] : 0.0f;
+              py += vis ? sy[j] : 0.0f;
+              pvx += vis ? svx[j] : 0.0f;
+              pvy += vis ? svy[j] : 0.0f;
+              seen += vis ? 1 : 0;
+            }
+          });
+        }
         float mx = 0, my = 0, mvx = 0, mvy = 0;
         if (global && n > 1) {
           const double others = double(n - 1);
@@ -360,15 +381,14 @@ void Flock::step_boids(bool all_pairs) {
           mx = px / float(seen), my = py / float(seen), mvx = pvx / float(seen), mvy = pvy / float(seen);
         }
         store(i, rules::report_update(self, sep_x, sep_y, mx, my, mvx, mvy, seen, c));
-      }
+      });
       break;
     }
     case RuleSet::Blog: {
       const auto c = blog_coeffs(p);
       const float vis2 = float(p.visualRange * p.visualRange);
       const float sep2 = float(p.protectedRange * p.protectedRange);
-#pragma omp parallel for schedule(dynamic, 512) num_threads(threads_) if (n > 2048)
-      for (std::size_t i = 0; i < n; ++i) {
+      parallel_for(n, 2048, [&](std::size_t i) {
         const Boid<float> self{sx[i], sy[i], svx[i], svy[i]};
         // The blog's neighbourhood includes the boid itself.
         float px = self.x, py = self.y, pvx = self.vx, pvy = self.vy, sep_x = 0, sep_y = 0;
@@ -392,7 +412,7 @@ void Flock::step_boids(bool all_pairs) {
         });
         const float k = float(count);
         store(i, rules::blog_update(self, sep_x, sep_y, px / k, py / k, pvx / k, pvy / k, c));
-      }
+      });
       break;
     }
   }

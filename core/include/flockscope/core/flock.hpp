@@ -84,6 +84,8 @@ class Flock {
   void step_predators();
   void sort_into_grid(float radius);
   template <class F>
+  void parallel_for(std::size_t n, std::size_t min_parallel, F&& f) const;
+  template <class F>
   void for_each_candidate_range(std::size_t i, bool all_pairs, F&& f) const;
 
   Params active_, pending_;

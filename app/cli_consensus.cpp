@@ -1,0 +1,136 @@
+// `flockscope consensus`: the scout study of seed 000 (after Couzin et al. 2005) as a sweep
+// over group size, informed share, the split of the scouts between right and left, and
+// static versus dynamic bias, with many seeded trials per point. Each trial records whether
+// the flock went right or left and when (SummaryOptions::decide_fraction, docs/experiments.md).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+
+#include "cli_common.hpp"
+#include "cli_sweep.hpp"
+#include "figures.hpp"
+#include "flockscope/core/io.hpp"
+#include "flockscope/plot/ticks.hpp"
+
+namespace flockscope::cli {
+
+namespace {
+
+struct ConsensusArgs {
+  std::string preset = "consensus-study";
+  std::vector<std::string> sets, grid;
+  std::string boids, informed, right_share, scouts1, scouts2, bias;
+  std::uint64_t trials = 50, steps = 2000;
+  std::int64_t seed = -1;
+  bool paired = false, no_plots = false;
+  double decide_fraction = 0.25;
+  std::string shard = "0/1", plot_size = "800x500";
+  SweepRunArgs run;
+};
+
+// "static,dynamic" -> "false,true" (true/false accepted as well).
+std::string bias_values(const std::string& text) {
+  std::string out;
+  std::size_t b = 0;
+  for (;;) {
+    const std::size_t e = text.find(',', b);
+    std::string v = text.substr(b, e == std::string::npos ? std::string::npos : e - b);
+    if (v == "static") v = "false";
+    else if (v == "dynamic") v = "true";
+    else if (v != "true" && v != "false") throw InputError("--bias " + text + ": expected static, dynamic or both (static,dynamic)");
+    if (!out.empty()) out += ',';
+    out += v;
+    if (e == std::string::npos) return out;
+    b = e + 1;
+  }
+}
+
+void print_table(const SweepSpec& s, const std::vector<ComboSummary>& combos) {
+  const auto& names = summary_metrics(s.kind);
+  const auto t = std::size_t(std::find(names.begin(), names.end(), "decision_time") - names.begin());
+  for (const auto& c : combos) {
+    std::string point;
+    for (std::size_t a = 0; a < s.axes.size(); ++a) {
+      if (!point.empty()) point += ' ';
+      point += s.axes[a].key;
+      point += '=';
+      point += c.labels[a];
+    }
+    const Stats& dt = c.metrics[t];
+    std::printf("  %-48s scouts %3lld/%-3lld  P(right) %.2f [%.2f, %.2f]  P(left) %.2f  undecided %.2f  time to decide %s +- %s\n",
+                point.c_str(), static_cast<long long>(c.scouts1), static_cast<long long>(c.scouts2), c.right.p,
+                c.right.lo, c.right.hi, c.left.p, double(c.runs - c.right.k - c.left.k) / double(std::max<std::size_t>(1, c.runs)), plot::format_value(dt.mean, 3).c_str(),
+                plot::format_value(dt.sd, 2).c_str());
+  }
+}
+
+}  // namespace
+
+void add_consensus_command(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<ConsensusArgs>();
+  CLI::App* c = app.add_subcommand(
+      "consensus",
+      "Scout groups biased right and left (seed 000, Couzin et al. 2005): over many seeded trials, the probability "
+      "that the flock goes right and the time to decide, against group size, informed share and bias mode");
+  c->add_option("--preset", a->preset, "Preset the study starts from")->capture_default_str();
+  c->add_option("--set", a->sets, "Override a parameter for every trial: key=value (repeatable)");
+  c->add_option("--boids", a->boids, "Group sizes N: list v1,v2,... or range first:last:step");
+  c->add_option("--informed", a->informed, "Shares of the boids that are scouts (list or range in [0, 1])");
+  c->add_option("--right-share", a->right_share, "Shares of the scouts biased right (the rest left; default all right)");
+  c->add_option("--scouts1", a->scouts1, "Scout group 1 sizes (biased right), instead of --informed");
+  c->add_option("--scouts2", a->scouts2, "Scout group 2 sizes (biased left), instead of --informed");
+  c->add_option("--bias", a->bias, "static, dynamic or static,dynamic (seed 000's ECE 5730 dynamic bias)");
+  c->add_option("--grid", a->grid, "Any other swept key, as in `flockscope sweep` (repeatable)");
+  c->add_option("--trials", a->trials, "Seeded trials per point")->capture_default_str()->check(CLI::Range(1, 1000000));
+  c->add_option("--steps", a->steps, "Steps per trial (undecided if no decision by then)")->capture_default_str()->check(CLI::Range(1, 100000000));
+  c->add_option("--seed", a->seed, "Base seed (default: the preset's seed)")->check(CLI::Range(0.0, 4294967295.0));
+  c->add_flag("--paired", a->paired, "Trial r starts from the same seed at every point");
+  c->add_option("--decide-fraction", a->decide_fraction,
+                "The naive boids' centroid must move this share of the interior width from its centre to decide")
+      ->capture_default_str();
+  c->add_option("--jobs", a->run.jobs, "Trials in parallel (0: all cores)")->check(CLI::Range(0, 1024));
+  c->add_option("--shard", a->shard, "Run only shard i of n")->capture_default_str();
+  c->add_option("--out", a->run.out, "Output folder (resumed if it holds the same study)")->required();
+  c->add_flag("--no-plots", a->no_plots, "Skip the plots");
+  c->add_option("--plot-size", a->plot_size, "Plot size in pixels, WIDTHxHEIGHT")->capture_default_str();
+  c->callback([a, &exit_code] {
+    try {
+      SweepSpec s;
+      s.kind = SweepKind::Consensus;
+      s.preset = a->preset;
+      s.base = resolve_params(a->preset, a->sets);
+      if ((!a->informed.empty() || !a->right_share.empty()) && (!a->scouts1.empty() || !a->scouts2.empty()))
+        throw InputError("--informed/--right-share set the scout groups from shares; give them or --scouts1/--scouts2, not both");
+      // The plots' x axis is the first scout key that takes more than one value.
+      std::vector<GridAxis> scout_axes, other;
+      const std::pair<std::string, std::string> scout_keys[] = {
+          {std::string(kInformedKey), a->informed}, {std::string(kRightShareKey), a->right_share},
+          {"scouts1", a->scouts1}, {"scouts2", a->scouts2}};
+      for (const auto& [key, text] : scout_keys)
+        if (!text.empty()) scout_axes.push_back(parse_grid_axis(key + "=" + text));
+      std::stable_partition(scout_axes.begin(), scout_axes.end(), [](const GridAxis& g) { return g.values.size() > 1; });
+      if (!a->boids.empty()) other.push_back(parse_grid_axis("boids=" + a->boids));
+      if (!a->bias.empty()) other.push_back(parse_grid_axis("dynamicbias=" + bias_values(a->bias)));
+      for (const auto& g : a->grid) other.push_back(parse_grid_axis(g));
+      s.axes = scout_axes;
+      s.axes.insert(s.axes.end(), other.begin(), other.end());
+      s.reps = a->trials;
+      s.steps = a->steps;
+      s.seed = a->seed >= 0 ? std::uint64_t(a->seed) : std::uint64_t(s.base.seed);
+      s.seed_mode = a->paired ? SeedMode::PerRep : SeedMode::PerRun;
+      s.summary.decide_fraction = a->decide_fraction;
+      s.shard = parse_shard(a->shard);
+      validate(s);
+      a->run.plots = !a->no_plots;
+      a->run.plot_size = parse_plot_size(a->plot_size);
+      a->run.command = "consensus";
+      a->run.on_complete = [s](const std::vector<ComboSummary>& combos) { print_table(s, combos); };
+      exit_code = run_sweep_command(s, a->run);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "flockscope consensus: %s\n", e.what());
+      exit_code = 2;
+    }
+  });
+}
+
+}  // namespace flockscope::cli

@@ -1,0 +1,46 @@
+// The window's command line: `flockscope` with no subcommand opens the window;
+// `--frames N --screenshot FILE.png` draws N frames headless (SDL_VIDEODRIVER=offscreen or
+// Xvfb), saves the whole window and exits.
+#include <CLI/CLI.hpp>
+
+#include "gui_app.hpp"
+
+namespace flockscope::cli {
+
+struct GuiArgs {
+  gui::GuiOptions opt;
+  int frames = 0;
+  std::string screenshot;
+  std::string size;
+  bool accelerated = false;
+};
+
+std::shared_ptr<GuiArgs> add_gui_options(CLI::App& app) {
+  auto a = std::make_shared<GuiArgs>();
+  app.add_option("--preset", a->opt.preset, "Window: preset the local flock starts from")->capture_default_str();
+  app.add_option("--set", a->opt.sets, "Window: override a parameter, key=value (repeatable)");
+  app.add_option("--replay", a->opt.replay, "Window: replay this recording (.flkrec) instead of a local flock");
+  app.add_option("--frames", a->frames, "Window: draw this many frames, then exit")->check(CLI::Range(1, 100000000));
+  app.add_option("--screenshot", a->screenshot, "Window: save the last frame as this PNG (with --frames)");
+  app.add_option("--size", a->size, "Window size WxH (default 1440x900)");
+  app.add_flag("--software", a->opt.software, "Window: use SDL's software renderer");
+  app.add_flag("--accelerated", a->accelerated, "Window: with --frames, draw with the GPU renderer (e.g. under Xvfb)");
+  return a;
+}
+
+int run_gui_command(GuiArgs& a) {
+  if (!a.size.empty() && std::sscanf(a.size.c_str(), "%dx%d", &a.opt.width, &a.opt.height) != 2) {
+    std::fprintf(stderr, "flockscope: --size %s: expected WxH, e.g. 1280x800\n", a.size.c_str());
+    return 2;
+  }
+  if (!a.screenshot.empty() && a.frames == 0) a.frames = 1;
+  if (a.frames > 0) {
+    // Headless drawing: reproducible (no imgui.ini), software renderer unless asked, no vsync.
+    a.opt.software = !a.accelerated;
+    a.opt.use_ini = false;
+    a.opt.vsync = false;
+  }
+  return gui::run_gui(a.opt, a.frames, a.screenshot);
+}
+
+}  // namespace flockscope::cli

@@ -1,0 +1,196 @@
+// GuiApp: the flockscope window (SDL2 + Dear ImGui 1.86 with the SDL_Renderer backend).
+// A library class rather than code in main() so that tests drive the very same frame loop
+// with synthetic SDL events and read back what it drew.
+//
+// One frame, in ImGui's example order: events (SDL events, then the control panel turns
+// clicks into requests), update (apply requests, simulate or replay, metrics, recording),
+// draw (the flock's geometry in one SDL_RenderGeometryRaw call, the plots and overlays, then
+// ImGui's draw data). The simulation never runs inside drawing code.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "boid_source.hpp"
+#include "flock_geometry.hpp"
+#include "plot_widget.hpp"
+
+struct SDL_Window;
+struct SDL_Renderer;
+union SDL_Event;
+
+namespace flockscope::gui {
+
+struct GuiOptions {
+  std::string preset = "cornell-pico-predator";
+  std::vector<std::string> sets;  // key=value overrides, as --set
+  std::string replay;             // open this recording instead of a local flock
+  int width = 1440, height = 900;
+  bool software = false;   // software renderer (headless drawing, tests)
+  bool use_ini = true;     // imgui.ini and settings.json under $XDG_CONFIG_HOME/flockscope
+  bool vsync = true;
+  bool start_running = true;
+};
+
+// The plotted series: one point per drawn frame in which the source moved on.
+struct PlotData {
+  Series diameter, cx, cy, polarisation, speed;
+  std::vector<double> steps;    // the source's step number of each point
+  std::vector<double> resets;   // plot times of resets (vertical markers)
+  double time_offset = 0;       // plot time continues across resets
+  void clear();
+};
+
+// Per-frame timings in milliseconds.
+struct FrameTimes {
+  double simulate = 0, metrics = 0, geometry = 0, render = 0, ui = 0, frame = 0;
+  int steps = 0;
+};
+
+class GuiApp {
+ public:
+  // Opens the window and the renderer and starts a local flock from the options' preset.
+  // Throws std::runtime_error with SDL's reason (no display, ...) or InputError (bad preset).
+  explicit GuiApp(const GuiOptions& opt);
+  ~GuiApp();
+  GuiApp(const GuiApp&) = delete;
+  GuiApp& operator=(const GuiApp&) = delete;
+
+  // One whole frame: events, update, draw, present. Returns false once the user closed the
+  // window.
+  bool frame();
+
+  // Saves the next drawn frame (all of it, or only the flock view) as PNG; the result shows
+  // in message(). Returns immediately; the file is written during the next frame().
+  void request_screenshot(const std::filesystem::path& file, bool flock_view_only = false);
+
+  BoidSource& source() { return *source_; }
+  void set_source(std::unique_ptr<BoidSource> s);
+  PlotData& plots() { return plots_; }
+  const FrameTimes& times() const { return times_; }
+  bool running() const { return running_; }
+  void set_running(bool r) { running_ = r; }
+  void set_steps_per_frame(int n) { steps_per_frame_ = n; }
+
+  // The last message shown in the window (errors in red) and whether it is an error.
+  const std::string& message() const { return message_; }
+  bool message_is_error() const { return message_error_; }
+
+  // Where a named widget was drawn last frame ("param:visualRange", "button:Reset", ...),
+  // for tests that click and drag like a user.
+  struct Rect {
+    float x0, y0, x1, y1;
+    float cx() const { return (x0 + x1) / 2; }
+    float cy() const { return (y0 + y1) / 2; }
+  };
+  std::optional<Rect> item_rect(const std::string& name) const;
+  // The flock view's canvas and the world-to-screen transform used to draw it last frame.
+  Rect view_rect() const { return view_rect_; }
+  ViewTransform view_transform() const { return xf_; }
+
+  // Actions the panels offer, callable directly (tests, the command line).
+  void load_preset_file(const std::string& name_or_file);
+  void export_all(const std::filesystem::path& folder);
+  void start_recording(const std::filesystem::path& file);
+  void stop_recording();
+  void open_replay(const std::filesystem::path& file);
+  void set_export_folder(const std::string& dir) { export_dir_ = dir; }
+
+  SDL_Renderer* renderer() { return renderer_; }
+  SDL_Window* window() { return window_; }
+
+ private:
+  void process_events();
+  void controls_panel();
+  void parameter_widgets();
+  void update();
+  void flock_view_panel();
+  void plots_panel();
+  void draw();
+  void push_plot_point();
+  void note(std::string text, bool error = false);
+  void remember(const std::string& name);
+  void fit_camera();
+  void largest_flock_update(double now);
+  void save_settings();
+
+  GuiOptions opt_;
+  SDL_Window* window_ = nullptr;
+  SDL_Renderer* renderer_ = nullptr;
+  bool quit_ = false;
+  std::string ini_path_;
+  std::filesystem::path config_dir_;
+
+  std::unique_ptr<BoidSource> source_;
+  std::string preset_name_;
+  Params edit_;               // what the sliders show (the source's pending parameters)
+  bool params_changed_ = false, reset_requested_ = false, step_requested_ = false;
+  bool running_ = true;
+  int steps_per_frame_ = 1;
+  bool source_moved_ = false;
+
+  // Mouse as seen through SDL events (ImGui 1.86's backend polls SDL's global state, which
+  // synthetic events do not reach; events are the one path real and test input share).
+  float mouse_x_ = -1e30f, mouse_y_ = -1e30f;
+  std::array<bool, 3> mouse_down_{}, mouse_clicked_{};
+
+  // Flock view camera: world point at the canvas centre, pixels per world unit.
+  double cam_x_ = 320, cam_y_ = 240, zoom_ = 1;
+  bool cam_fit_ = true, cam_follow_ = false, show_path_ = true, show_margins_ = true;
+  Rect view_rect_{0, 0, 1, 1};
+  ViewTransform xf_;
+  std::vector<float> xy_;
+  std::vector<Rgba> colours_;
+  std::vector<std::pair<float, float>> centroid_trail_;
+
+  PlotData plots_;
+  std::array<PlotView, 6> plot_views_{};
+  bool show_cx_ = true, show_cy_ = true, show_d_ = true, show_pol_ = true, show_speed_ = true;
+
+  FrameTimes times_;
+  std::chrono::steady_clock::time_point start_, last_frame_;
+  double fps_ = 0;
+  std::uint64_t frame_count_ = 0;
+
+  // Largest-flock mode: grow while the frame rate holds the target.
+  bool largest_ = false;
+  float target_fps_ = 30;
+  double largest_since_ = 0;
+  int largest_frames_ = 0, largest_below_ = 0;
+  std::size_t largest_best_ = 0;
+
+  std::unique_ptr<RecordingWriter> recorder_;
+  Params recorded_params_;
+  std::string replay_path_;
+  std::string export_dir_;
+  std::string preset_path_;
+
+  struct Shot {
+    std::filesystem::path file;
+    bool view_only;
+  };
+  std::vector<Shot> shots_;
+
+  std::string message_;
+  bool message_error_ = false;
+  std::map<std::string, Rect> rects_;
+};
+
+// The window's main loop until the user quits; `frames` > 0 draws that many frames, saves
+// `screenshot` (if given) and returns. Prints a one-line reason and returns non-zero when
+// there is no display.
+int run_gui(const GuiOptions& opt, int frames, const std::string& screenshot);
+
+// $XDG_CONFIG_HOME/flockscope (else ~/.config/flockscope); created on demand.
+std::filesystem::path config_dir();
+
+// Writes RGBA pixels as PNG. Returns an error text or empty.
+std::string write_png(const std::filesystem::path& file, int w, int h, const std::uint8_t* rgba);
+
+}  // namespace flockscope::gui

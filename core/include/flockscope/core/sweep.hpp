@@ -1,0 +1,224 @@
+// Parameter sweeps: many small seeded flocks, one summary row each, run in parallel and
+// written in a fixed order, so the same command always gives the same runs.csv.
+//
+// Sections: grid axes | the plan (run ids, seeds, shards) | one run's summary | runs.csv
+// rows and tables | statistics | per-combination summaries | running a sweep | merging shards
+//
+// Run ids: combination-major (id = combination * reps + rep); combinations count through the
+// axes like nested loops, the last --grid innermost. A shard i/n owns the ids with
+// id % n == i, so the shards' runs.csv bodies, concatenated and sorted by id, are the
+// unsharded runs.csv.
+#pragma once
+
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "flockscope/core/params.hpp"
+
+namespace flockscope {
+
+// ---------------------------------------------------------------- grid axes
+// Keys that are not parameters but set the scout groups from shares, so that a consensus
+// study can vary the group size and the informed share independently:
+//   informed     share of the boids that are scouts, [0, 1] (scouts1 + scouts2 = round(share * boids))
+//   right_share  share of the scouts biased right, [0, 1] (scouts1 = round(right_share * scouts))
+inline constexpr std::string_view kInformedKey = "informed";
+inline constexpr std::string_view kRightShareKey = "right_share";
+
+struct GridAxis {
+  std::string key;
+  std::vector<double> values;       // as set_param takes them (true = 1, "report" = 1)
+  std::vector<std::string> labels;  // canonical text, written to runs.csv
+};
+
+// "key=a:b:step" (inclusive; values rounded to the decimals written) or "key=v1,v2,...".
+// Throws InputError naming the key and what is allowed.
+GridAxis parse_grid_axis(std::string_view spec);
+
+// ---------------------------------------------------------------- the plan
+enum class SweepKind { Flock, Consensus };
+// PerRun: every run its own seed. PerRep: repetition r uses the same seed in every
+// combination (common random numbers: paired comparisons across parameter values).
+enum class SeedMode { PerRun, PerRep };
+
+struct Shard {
+  std::uint64_t index = 0, count = 1;
+  bool owns(std::uint64_t id) const { return id % count == index; }
+  bool operator==(const Shard&) const = default;
+};
+// "i/n" with 0 <= i < n. Throws InputError.
+Shard parse_shard(std::string_view text);
+
+struct SummaryOptions {
+  // Flock formation is tested every `check_every` steps (and at the last step): the test
+  // links boids into clusters, which costs about as much as a step of a 100-boid flock.
+  std::uint64_t check_every = 5;
+  // Largest linking radius of the "formed" test (see formation_radius).
+  double form_radius = 10;
+  // Consensus: the naive boids' centroid must move this share of the interior width
+  // (between the margins) from its centre to count as a decision.
+  double decide_fraction = 0.25;
+};
+
+struct SweepSpec {
+  SweepKind kind = SweepKind::Flock;
+  Params base;
+  std::string preset;  // what the user named, recorded in sweep.json
+  std::vector<GridAxis> axes;
+  std::uint64_t reps = 1;
+  std::uint64_t steps = 1000;
+  std::uint64_t seed = 1;  // base seed the run seeds derive from
+  SeedMode seed_mode = SeedMode::PerRun;
+  SummaryOptions summary;
+  Shard shard;
+};
+
+std::uint64_t combination_count(const SweepSpec& s);
+std::uint64_t run_count(const SweepSpec& s);  // all shards together
+// Throws InputError when the spec is unusable (a key swept twice, the seed swept, too many runs).
+void validate(const SweepSpec& s);
+
+struct RunPoint {
+  std::uint64_t id = 0, combination = 0, rep = 0;
+  std::vector<std::size_t> value_index;  // per axis
+  std::uint32_t seed = 0;
+  Params params;  // base + swept values + derived scouts + seed
+};
+RunPoint run_point(const SweepSpec& s, std::uint64_t id);
+
+// A run's seed depends only on the base seed, the swept values (keys sorted, so the order of
+// the --grid flags does not matter) and the repetition: extending a grid keeps the seeds of
+// the runs it already had.
+std::uint32_t derive_seed(std::uint64_t base, std::string_view combination_key, std::uint64_t rep, SeedMode mode);
+// "D_vis=10;S_align=0.06": the swept keys, sorted, with their labels.
+std::string combination_key(const SweepSpec& s, const std::vector<std::size_t>& value_index);
+
+// ---------------------------------------------------------------- one run's summary
+struct RunSummary {
+  double final_diameter = 0, mean_diameter = 0;
+  double final_polarisation = 0, mean_polarisation = 0;
+  int final_clusters = 0;  // under formation_radius()
+  bool formed = false;
+  std::uint64_t formed_step = 0;
+  double formed_time = 0;
+  // Consensus: +1 right, -1 left, 0 undecided within the run.
+  int decision = 0;
+  std::uint64_t decision_step = 0;
+  double decision_time = 0;
+  std::int64_t scouts1 = 0, scouts2 = 0;
+  std::uint64_t boid_steps = 0;
+};
+
+// The flock counts as formed when every boid is linked to every other through boids closer
+// than this: the rules' vision, but at most o.form_radius. The vision alone says nothing
+// when it is infinite (every boid sees every other), and little when it is long: 100 boids
+// spawned at random in the report's 200 x 200 box are one group under a 35 px link before
+// they have moved at all.
+double formation_radius(const Params& p, const SummaryOptions& o);
+
+// Runs one flock single-threaded and measures it. Deterministic.
+RunSummary summarise_run(const Params& p, std::uint64_t steps, SweepKind kind, const SummaryOptions& o);
+
+// ---------------------------------------------------------------- runs.csv rows and tables
+std::vector<std::string> runs_columns(const SweepSpec& s);
+std::string runs_header(const SweepSpec& s);
+std::string runs_row(const SweepSpec& s, const RunPoint& pt, const RunSummary& r);
+// Shortest text that reads back as the same double; "NA" for NaN.
+std::string number_cell(double v);
+
+struct Table {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
+  // Index of a column, or -1.
+  int column(std::string_view name) const;
+  // Cell as a number (NaN for NA or empty).
+  double number(std::size_t row, int col) const;
+};
+Table parse_csv_table(std::string_view text);
+Table read_csv_table(const std::filesystem::path& file);
+
+// ---------------------------------------------------------------- statistics
+struct Stats {
+  std::size_t n = 0;  // finite values counted; NaN entries are skipped
+  double mean = NAN, sd = NAN, min = NAN, max = NAN, median = NAN;
+};
+// sd is the sample standard deviation (n - 1); NaN with fewer than two values.
+Stats describe(std::span<const double> values);
+
+struct Proportion {
+  std::size_t k = 0, n = 0;
+  double p = NAN, lo = NAN, hi = NAN;  // Wilson score interval
+};
+Proportion proportion(std::size_t k, std::size_t n, double z = 1.959963984540054);
+
+// ---------------------------------------------------------------- per-combination summaries
+// The metrics summary.csv and the plots describe, in order.
+const std::vector<std::string>& summary_metrics(SweepKind kind);
+
+struct ComboSummary {
+  std::uint64_t combination = 0;
+  std::vector<std::string> labels;  // per axis
+  std::vector<double> values;       // per axis (numeric, for plotting)
+  std::size_t runs = 0;
+  std::vector<Stats> metrics;  // per summary_metrics(kind)
+  Proportion right, left;      // consensus only
+  std::int64_t scouts1 = 0, scouts2 = 0;  // of the combination (consensus)
+};
+
+// Groups a runs table (as written, or merged from shards) by combination.
+std::vector<ComboSummary> summarise_combinations(const SweepSpec& s, const Table& runs);
+std::string summary_csv(const SweepSpec& s, const std::vector<ComboSummary>& combos);
+
+// ---------------------------------------------------------------- running a sweep
+struct SweepProgress {
+  std::uint64_t done = 0;     // runs of this shard finished, including earlier invocations
+  std::uint64_t total = 0;    // runs of this shard
+  std::uint64_t skipped = 0;  // found finished when this invocation started
+  double seconds = 0;         // since this invocation started
+};
+
+struct SweepOptions {
+  int jobs = 0;  // 0: all cores
+  // Called from the calling thread about every progress_interval seconds and once at the end.
+  std::function<void(const SweepProgress&)> progress;
+  double progress_interval = 0.1;
+  // Stop cleanly (finished runs kept) when it becomes true, e.g. set by a SIGINT handler.
+  const std::atomic<bool>* stop = nullptr;
+  // Stop after this many new runs (0: no limit): an interruption on demand, for tests.
+  std::uint64_t max_new_runs = 0;
+};
+
+struct SweepOutcome {
+  std::uint64_t total = 0, skipped = 0, ran = 0;
+  bool complete = false;  // runs.csv and summary.csv written
+  double seconds = 0;
+  std::uint64_t boid_steps = 0;  // of the runs made now
+  std::vector<ComboSummary> combos;  // when complete
+};
+
+// DIR/sweep.json (the spec), DIR/runs.partial.csv (rows as runs finish; what a resume
+// reads), then, once every run of the shard is done, DIR/runs.csv (sorted by run id) and
+// DIR/summary.csv. Resumes when DIR holds the same sweep; throws InputError when it holds
+// another one.
+SweepOutcome run_sweep(const SweepSpec& s, const std::filesystem::path& dir, const SweepOptions& o = {});
+
+nlohmann::json spec_to_json(const SweepSpec& s);
+SweepSpec spec_from_json(const nlohmann::json& j, std::string_view origin);
+
+// ---------------------------------------------------------------- merging shards
+// Reads the finished shards' folders (same sweep, shards 0..n-1 each once), writes
+// DIR/runs.csv (equal to what the unsharded sweep writes), sweep.json and summary.csv.
+// Returns the merged spec (shard 0/1). Throws InputError.
+SweepSpec merge_shards(const std::vector<std::filesystem::path>& shard_dirs, const std::filesystem::path& dir,
+                       std::vector<ComboSummary>* combos = nullptr);
+
+}  // namespace flockscope

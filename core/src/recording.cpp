@@ -1,0 +1,247 @@
+// Sections: little-endian bytes | writer | reader. The layout is documented in recording.hpp.
+#include "flockscope/core/recording.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <ctime>
+
+#include <nlohmann/json.hpp>
+
+#include "flockscope/core/io.hpp"
+
+namespace flockscope {
+
+namespace {
+constexpr char kMagic[8] = {'F', 'L', 'K', 'R', 'E', 'C', '\r', '\n'};
+constexpr std::uint8_t kFrame = 1, kParams = 2;
+
+// ---------------------------------------------------------------- little-endian bytes
+struct Out {
+  std::vector<std::uint8_t>& b;
+  void u8(std::uint8_t v) { b.push_back(v); }
+  void u16(std::uint16_t v) { u8(std::uint8_t(v)), u8(std::uint8_t(v >> 8)); }
+  void u32(std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) u8(std::uint8_t(v >> (8 * i)));
+  }
+  void u64(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) u8(std::uint8_t(v >> (8 * i)));
+  }
+  void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
+  void f64(double v) { u64(std::bit_cast<std::uint64_t>(v)); }
+};
+
+struct In {
+  const std::uint8_t* p;
+  const std::uint8_t* end;
+  bool ok = true;
+  std::uint64_t raw(int n) {
+    if (end - p < n) {
+      ok = false;
+      return 0;
+    }
+    std::uint64_t v = 0;
+    for (int i = 0; i < n; ++i) v |= std::uint64_t(p[i]) << (8 * i);
+    p += n;
+    return v;
+  }
+  std::uint8_t u8() { return std::uint8_t(raw(1)); }
+  std::uint16_t u16() { return std::uint16_t(raw(2)); }
+  std::uint32_t u32() { return std::uint32_t(raw(4)); }
+  std::uint64_t u64() { return raw(8); }
+  float f32() { return std::bit_cast<float>(u32()); }
+  double f64() { return std::bit_cast<double>(u64()); }
+};
+
+void put_metrics(Out& o, const Metrics& m) {
+  for (double v : {m.diameter, m.centroid_x, m.centroid_y, m.polarisation, m.mean_speed, m.mean_nn_distance,
+                   double(m.clusters), m.share_right, m.share_left})
+    o.f64(v);
+}
+
+Metrics get_metrics(In& in) {
+  Metrics m;
+  m.diameter = in.f64(), m.centroid_x = in.f64(), m.centroid_y = in.f64();
+  m.polarisation = in.f64(), m.mean_speed = in.f64(), m.mean_nn_distance = in.f64();
+  m.clusters = int(in.f64());
+  m.share_right = in.f64(), m.share_left = in.f64();
+  return m;
+}
+
+std::string now_iso() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char s[32];
+  std::strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return s;
+}
+}  // namespace
+
+// ---------------------------------------------------------------- writer
+RecordingWriter::RecordingWriter(const std::filesystem::path& file, const Params& params, std::string_view source)
+    : file_(file), out_(file, std::ios::binary | std::ios::trunc) {
+  if (!out_) throw InputError(file.string() + ": cannot write the recording (" + std::strerror(errno) + ")");
+  nlohmann::json h;
+  h["format"] = "flockscope-recording";
+  h["version"] = kRecordingVersion;
+  h["source"] = std::string(source);
+  h["seed"] = params.seed;
+  h["params"] = params_to_json(params);
+  h["metrics"] = metrics_columns();
+  h["created"] = now_iso();
+  const std::string text = h.dump();
+  std::vector<std::uint8_t> head(kMagic, kMagic + 8);
+  Out o{head};
+  o.u32(kRecordingVersion);
+  o.u32(std::uint32_t(text.size()));
+  head.insert(head.end(), text.begin(), text.end());
+  out_.write(reinterpret_cast<const char*>(head.data()), std::streamsize(head.size()));
+  bytes_ = head.size();
+  if (!out_) throw InputError(file.string() + ": write failed");
+}
+
+void RecordingWriter::chunk(std::uint8_t type, const std::vector<std::uint8_t>& payload) {
+  std::uint8_t head[5] = {type};
+  for (int i = 0; i < 4; ++i) head[1 + i] = std::uint8_t(payload.size() >> (8 * i));
+  out_.write(reinterpret_cast<const char*>(head), 5);
+  out_.write(reinterpret_cast<const char*>(payload.data()), std::streamsize(payload.size()));
+  bytes_ += 5 + payload.size();
+  if (!out_) throw InputError(file_.string() + ": write failed (disk full?)");
+}
+
+void RecordingWriter::write_frame(std::uint64_t step, double time, const Metrics& m, const PointsView& b,
+                                  const std::uint32_t* ids, const std::vector<Predator>& predators) {
+  float x0 = 0, x1 = 1, y0 = 0, y1 = 1, vmax = 1e-6f;
+  if (b.n > 0) {
+    x0 = x1 = b.x[0], y0 = y1 = b.y[0];
+    for (std::size_t i = 0; i < b.n; ++i) {
+      x0 = std::min(x0, b.x[i]), x1 = std::max(x1, b.x[i]);
+      y0 = std::min(y0, b.y[i]), y1 = std::max(y1, b.y[i]);
+      vmax = std::max({vmax, std::fabs(b.vx[i]), std::fabs(b.vy[i])});
+    }
+  }
+  // Ranges a hair wider than the data so the largest value maps inside 65535.
+  const float sx = 65535.0f / std::max(x1 - x0, 1e-6f), sy = 65535.0f / std::max(y1 - y0, 1e-6f);
+  const float sv = 32767.0f / vmax;
+  buf_.clear();
+  Out o{buf_};
+  o.u64(step);
+  o.f64(time);
+  put_metrics(o, m);
+  o.u32(std::uint32_t(b.n));
+  o.u32(std::uint32_t(predators.size()));
+  for (float v : {x0, x1, y0, y1, vmax}) o.f32(v);
+  const std::size_t base = buf_.size();
+  buf_.resize(base + 8 * b.n);
+  for (std::size_t k = 0; k < b.n; ++k) {
+    const std::size_t i = ids ? ids[k] : k;
+    const auto qx = std::uint16_t(std::lround(std::clamp((b.x[k] - x0) * sx, 0.0f, 65535.0f)));
+    const auto qy = std::uint16_t(std::lround(std::clamp((b.y[k] - y0) * sy, 0.0f, 65535.0f)));
+    const auto qvx = std::uint16_t(std::int16_t(std::lround(std::clamp(b.vx[k] * sv, -32767.0f, 32767.0f))));
+    const auto qvy = std::uint16_t(std::int16_t(std::lround(std::clamp(b.vy[k] * sv, -32767.0f, 32767.0f))));
+    std::uint8_t* d = buf_.data() + base + 8 * i;
+    for (std::uint16_t v : {qx, qy, qvx, qvy}) *d++ = std::uint8_t(v), *d++ = std::uint8_t(v >> 8);
+  }
+  for (const auto& pr : predators) o.f32(pr.x), o.f32(pr.y), o.f32(pr.vx), o.f32(pr.vy);
+  chunk(kFrame, buf_);
+  ++frames_;
+}
+
+void RecordingWriter::write_frame(const Flock& f, const Metrics& m) {
+  write_frame(f.steps(), f.time(), m, view_of(f), f.ids().data(), f.predators());
+}
+
+void RecordingWriter::write_params(const Params& p) {
+  const std::string text = params_to_json(p).dump();
+  chunk(kParams, std::vector<std::uint8_t>(text.begin(), text.end()));
+}
+
+void RecordingWriter::close() {
+  if (out_.is_open()) {
+    out_.flush();
+    out_.close();
+  }
+}
+
+// ---------------------------------------------------------------- reader
+Recording Recording::load(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(name + ": cannot open (" + std::strerror(errno) + ")");
+  Recording r;
+  r.data_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  const auto& d = r.data_;
+  if (d.size() < 16 || std::memcmp(d.data(), kMagic, 8) != 0)
+    throw InputError(name + ": not a flockscope recording (bad magic)");
+  In h{d.data() + 8, d.data() + d.size()};
+  const std::uint32_t version = h.u32(), hlen = h.u32();
+  if (version != kRecordingVersion)
+    throw InputError(name + ": recording version " + std::to_string(version) + " (this build reads 1)");
+  if (std::size_t(h.end - h.p) < hlen) throw InputError(name + ": truncated header");
+  try {
+    const auto j = nlohmann::json::parse(h.p, h.p + hlen);
+    r.params_ = params_from_json(nlohmann::json{{"params", j.at("params")}}, name);
+    r.source_ = j.value("source", "local");
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(name + ": bad header (" + e.what() + ")");
+  }
+  r.param_sets_.push_back(r.params_);
+  In c{h.p + hlen, d.data() + d.size()};
+  while (c.end - c.p >= 5) {
+    const std::uint8_t type = c.u8();
+    const std::uint32_t len = c.u32();
+    if (std::size_t(c.end - c.p) < len) break;  // truncated last chunk: recording cut short
+    const std::uint8_t* payload = c.p;
+    c.p += len;
+    if (type == kFrame) {
+      In f{payload, payload + len};
+      const std::uint64_t step = f.u64();
+      const double time = f.f64();
+      const Metrics m = get_metrics(f);
+      const std::uint64_t n = f.u32(), np = f.u32();
+      if (!f.ok || 20 + 8 * n + 16 * np != std::uint64_t(f.end - f.p))
+        throw InputError(name + ": frame " + std::to_string(r.frames_.size()) + " has a bad length");
+      r.frames_.push_back(std::size_t(payload - d.data()));
+      r.param_idx_.push_back(std::uint32_t(r.param_sets_.size() - 1));
+      r.metrics_.push_back(m);
+      r.steps_.push_back(step);
+      r.times_.push_back(time);
+    } else if (type == kParams) {
+      try {
+        r.param_sets_.push_back(params_from_json(nlohmann::json{{"params", nlohmann::json::parse(payload, payload + len)}}, name));
+      } catch (const nlohmann::json::exception& e) {
+        throw InputError(name + ": bad parameter chunk (" + e.what() + ")");
+      }
+    }
+  }
+  return r;
+}
+
+const Params& Recording::params_at(std::size_t i) const { return param_sets_[param_idx_.at(i)]; }
+
+RecordedFrame Recording::frame(std::size_t i) const {
+  const std::uint8_t* p = data_.data() + frames_.at(i);
+  In f{p, data_.data() + data_.size()};
+  RecordedFrame fr;
+  fr.step = f.u64();
+  fr.time = f.f64();
+  fr.metrics = get_metrics(f);
+  const std::uint32_t n = f.u32(), np = f.u32();
+  const float x0 = f.f32(), x1 = f.f32(), y0 = f.f32(), y1 = f.f32(), vmax = f.f32();
+  const float sx = (x1 - x0) / 65535.0f, sy = (y1 - y0) / 65535.0f, sv = vmax / 32767.0f;
+  auto& b = fr.boids;
+  b.x.resize(n), b.y.resize(n), b.vx.resize(n), b.vy.resize(n);
+  for (std::uint32_t k = 0; k < n; ++k) {
+    b.x[k] = x0 + float(f.u16()) * sx;
+    b.y[k] = y0 + float(f.u16()) * sy;
+    b.vx[k] = float(std::int16_t(f.u16())) * sv;
+    b.vy[k] = float(std::int16_t(f.u16())) * sv;
+  }
+  fr.predators.resize(np);
+  for (auto& pr : fr.predators) pr.x = f.f32(), pr.y = f.f32(), pr.vx = f.f32(), pr.vy = f.f32();
+  return fr;
+}
+
+}  // namespace flockscope

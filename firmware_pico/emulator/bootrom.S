@@ -1,0 +1,185 @@
+@ flockscope's boot ROM stand-in for the rp2040js emulator (our own, not the Raspberry Pi
+@ boot ROM): just what a Pico SDK program needs of the ROM when it boots from flash.
+@
+@  0x00  vector table: initial stack pointer, reset
+@  0x10  'M' 'u' 0x01 version  (the magic the SDK's ROM helpers expect)
+@  0x14  u16 pointer to the function table, 0x16 to the data table, 0x18 to the lookup
+@        function: rom_table_lookup(table, code) -> address or 0
+@  function table: (u16 code, u16 address|1) pairs, code 0 ends it. The SDK looks these up
+@        at start-up (pico_mem_ops: MS MC S4 C4; pico_bit_ops: P3 L3 T3 R3; and no-op
+@        flash routines IF EX RE RP FC CX, see below). No float or
+@        double routines: the emulator image is built with the compiler's float/double.
+@  reset: as the real ROM does for a flash boot, copy the 256-byte boot2 from the start of
+@        flash to 0x20041f00 and call it with lr = 0, so boot2 vectors into the image at
+@        0x10000100.
+@
+@ Assembled by firmware_pico/build.sh: arm-none-eabi-gcc -nostdlib -Ttext=0 -> bootrom.bin.
+
+    .syntax unified
+    .cpu cortex-m0plus
+    .thumb
+    .section .text
+
+    .org 0x00
+    .word 0x20041f00            @ initial SP: just below the boot2 copy (its stack grows down)
+    .word rom_reset + 1
+    .word rom_hang + 1          @ NMI
+    .word rom_hang + 1          @ HardFault
+
+    .org 0x10
+    .byte 'M', 'u', 0x01, 0x03
+    .hword func_table
+    .hword data_table
+    .hword rom_table_lookup + 1
+
+    .align 2
+rom_reset:
+    ldr r0, =0x10000000         @ boot2: 64 words from flash
+    ldr r1, =0x20041f00
+    movs r2, #64
+1:  ldr r3, [r0]
+    str r3, [r1]
+    adds r0, #4
+    adds r1, #4
+    subs r2, #1
+    bne 1b
+    movs r0, #0
+    mov lr, r0                  @ lr = 0: "entered from the boot ROM"
+    ldr r0, =0x20041f01
+    bx r0
+
+rom_hang:
+    b rom_hang
+
+@ void *rom_table_lookup(const uint16_t *table, uint32_t code)
+rom_table_lookup:
+1:  ldrh r2, [r0]
+    cmp r2, #0
+    beq 2f
+    cmp r2, r1
+    beq 3f
+    adds r0, #4
+    b 1b
+2:  movs r0, #0
+    bx lr
+3:  ldrh r0, [r0, #2]
+    bx lr
+
+@ uint8_t *memset(uint8_t *ptr, uint8_t c, uint32_t n)
+@ uint32_t *memset4(uint32_t *ptr, uint8_t c, uint32_t n)   (bytewise is correct for both)
+rom_memset:
+    mov r3, r0
+    cmp r2, #0
+    beq 2f
+1:  strb r1, [r3]
+    adds r3, #1
+    subs r2, #1
+    bne 1b
+2:  bx lr
+
+@ uint8_t *memcpy(uint8_t *dest, const uint8_t *src, uint32_t n)
+rom_memcpy:
+    push {r4}
+    mov r3, r0
+    cmp r2, #0
+    beq 2f
+1:  ldrb r4, [r1]
+    strb r4, [r3]
+    adds r1, #1
+    adds r3, #1
+    subs r2, #1
+    bne 1b
+2:  pop {r4}
+    bx lr
+
+@ uint32_t *memcpy44(uint32_t *dest, const uint32_t *src, uint32_t n): word aligned, n bytes
+rom_memcpy44:
+    push {r4}
+    mov r3, r0
+    lsrs r2, r2, #2
+    beq 2f
+1:  ldr r4, [r1]
+    str r4, [r3]
+    adds r1, #4
+    adds r3, #4
+    subs r2, #1
+    bne 1b
+2:  pop {r4}
+    bx lr
+
+@ uint32_t popcount32(uint32_t v)
+rom_popcount32:
+    movs r1, #0
+1:  cmp r0, #0
+    beq 2f
+    lsrs r0, r0, #1
+    bcc 1b
+    adds r1, #1
+    b 1b
+2:  mov r0, r1
+    bx lr
+
+@ uint32_t clz32(uint32_t v): 32 for 0
+rom_clz32:
+    movs r1, #32
+1:  cmp r0, #0
+    beq 2f
+    lsrs r0, r0, #1
+    subs r1, #1
+    b 1b
+2:  mov r0, r1
+    bx lr
+
+@ uint32_t ctz32(uint32_t v): 32 for 0
+rom_ctz32:
+    movs r1, #0
+    cmp r0, #0
+    beq 3f
+1:  lsrs r0, r0, #1
+    bcs 2f
+    adds r1, #1
+    b 1b
+2:  mov r0, r1
+    bx lr
+3:  movs r0, #32
+    bx lr
+
+@ The flash routines (connect_internal_flash, flash_exit_xip, flash_range_erase,
+@ flash_range_program, flash_flush_cache, flash_enter_cmd_xip): no-ops. The emulated flash
+@ is plain memory; the flockscope firmware never writes it, but a library that reaches for
+@ them (e.g. reading the flash's unique id) must not jump to address 0.
+rom_flash_nop:
+    bx lr
+
+@ uint32_t reverse32(uint32_t v)
+rom_reverse32:
+    movs r1, #0
+    movs r2, #32
+1:  lsrs r0, r0, #1
+    adcs r1, r1
+    subs r2, #1
+    bne 1b
+    mov r0, r1
+    bx lr
+
+    .ltorg
+
+    .align 2
+func_table:
+    .hword 'M' | ('S' << 8), rom_memset + 1
+    .hword 'M' | ('C' << 8), rom_memcpy + 1
+    .hword 'S' | ('4' << 8), rom_memset + 1
+    .hword 'C' | ('4' << 8), rom_memcpy44 + 1
+    .hword 'P' | ('3' << 8), rom_popcount32 + 1
+    .hword 'L' | ('3' << 8), rom_clz32 + 1
+    .hword 'T' | ('3' << 8), rom_ctz32 + 1
+    .hword 'R' | ('3' << 8), rom_reverse32 + 1
+    .hword 'I' | ('F' << 8), rom_flash_nop + 1
+    .hword 'E' | ('X' << 8), rom_flash_nop + 1
+    .hword 'R' | ('E' << 8), rom_flash_nop + 1
+    .hword 'R' | ('P' << 8), rom_flash_nop + 1
+    .hword 'F' | ('C' << 8), rom_flash_nop + 1
+    .hword 'C' | ('X' << 8), rom_flash_nop + 1
+    .hword 0, 0
+data_table:
+    .hword 0, 0

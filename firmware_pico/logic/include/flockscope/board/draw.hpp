@@ -1,0 +1,45 @@
+// Drawing into the board's 1-bit framebuffer (640x480, 80 bytes a row, 32-bit words, the
+// leftmost pixel in the least significant bit: the order the VGA PIO program shifts
+// pixels out). Portable, so the host tests can look at what the board would show.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "flockscope/board/board_flock.hpp"
+
+namespace flockscope::board {
+
+inline constexpr int kFbWidth = 640, kFbHeight = 480;
+inline constexpr int kFbWordsPerRow = kFbWidth / 32;
+inline constexpr std::size_t kFbWords = std::size_t(kFbWordsPerRow) * kFbHeight;  // 9600 words, 38,400 bytes
+
+class Framebuffer {
+ public:
+  explicit Framebuffer(std::uint32_t* words) : w_(words) {}
+  void clear(int first_row = 0, int rows = kFbHeight);
+  void set(int x, int y) {
+    if (unsigned(x) < unsigned(kFbWidth) && unsigned(y) < unsigned(kFbHeight))
+      w_[y * kFbWordsPerRow + (x >> 5)] |= 1u << (x & 31);
+  }
+  bool get(int x, int y) const {
+    return unsigned(x) < unsigned(kFbWidth) && unsigned(y) < unsigned(kFbHeight) &&
+           ((w_[y * kFbWordsPerRow + (x >> 5)] >> (x & 31)) & 1u);
+  }
+  // Text in the built-in 3x5 font, each dot scale x scale pixels; returns the end x.
+  int text(int x, int y, const char* s, int scale = 2);
+  std::uint32_t* words() { return w_; }
+
+ private:
+  std::uint32_t* w_;
+};
+
+// Boids as 2x2 dots, predators as 7x7 crosses, and the status line at the top
+// ("N 2000 FPS 30.0 T 125"): the lab's boid count, frame rate and elapsed seconds.
+void draw_flock(Framebuffer& fb, const BoardFlock& flock);
+void draw_status(Framebuffer& fb, std::uint32_t boids, float fps, std::uint32_t elapsed_s);
+
+// Formats "N <boids> FPS <fps> T <s>" without printf (no libc formatting on the board).
+std::size_t format_status(char* out, std::size_t cap, std::uint32_t boids, float fps, std::uint32_t elapsed_s);
+
+}  // namespace flockscope::board

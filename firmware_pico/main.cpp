@@ -1,0 +1,231 @@
+// flockscope on the Raspberry Pi Pico: the fixed-point flock (firmware_pico/logic, shared
+// with the virtual board), shared by both cores, drawn on VGA, streamed over USB CDC.
+//
+// Build switches (CMakeLists.txt makes the two firmware images from them):
+//   FLOCKSCOPE_SINGLE_CORE  everything on core 0 (the emulator has no second core)
+//   FLOCKSCOPE_NO_VGA       no PIO/DMA scan-out (the emulator has no real PIO timing); the
+//                           frame is still drawn into the RAM framebuffer, so the measured
+//                           cycles include drawing
+//   FLOCKSCOPE_MAX_BOIDS    capacity (default 4000: the RAM budget in README.md)
+//
+// Sections: memory | USB transport | the two cores | frame loop
+#include <cstdio>
+#include <cstring>
+#include <new>
+
+#include "flockscope/board/board.hpp"
+#include "flockscope/board/draw.hpp"
+#include "hardware/clocks.h"
+#include "pico/stdlib.h"
+#include "tusb.h"
+#ifndef FLOCKSCOPE_SINGLE_CORE
+#include "pico/multicore.h"
+#endif
+#ifndef FLOCKSCOPE_NO_VGA
+#include "vga.hpp"
+#endif
+
+#ifndef FLOCKSCOPE_MAX_BOIDS
+#define FLOCKSCOPE_MAX_BOIDS 4000
+#endif
+#ifndef FLOCKSCOPE_MAX_CELLS
+#define FLOCKSCOPE_MAX_CELLS 1024
+#endif
+
+namespace fb = flockscope::board;
+using fb::fix;
+
+// ---------------------------------------------------------------- memory
+namespace {
+constexpr std::uint32_t kCap = FLOCKSCOPE_MAX_BOIDS;
+fix g_x[kCap], g_y[kCap], g_vx[kCap], g_vy[kCap];
+fix g_sx[kCap], g_sy[kCap], g_svx[kCap], g_svy[kCap];
+std::uint16_t g_id[kCap], g_sid[kCap], g_cell[kCap];
+std::uint16_t g_cell_start[FLOCKSCOPE_MAX_CELLS + 1];
+fix g_bias[fb::kMaxScouts];
+std::uint32_t g_fb[fb::kFbWords];
+alignas(fb::Board) unsigned char g_board_mem[sizeof(fb::Board)];
+fb::Board* g_board = nullptr;
+
+// ---------------------------------------------------------------- USB transport
+class UsbTransport final : public fb::Transport {
+ public:
+  std::size_t read(std::uint8_t* buf, std::size_t cap) override {
+    if (!tud_cdc_available()) return 0;
+    return tud_cdc_read(buf, std::uint32_t(cap));
+  }
+  std::size_t write(const std::uint8_t* buf, std::size_t n) override {
+    // Raw CDC writes: bytes go out exactly as given (no stdio, no CR/LF translation).
+    const std::uint32_t room = tud_cdc_write_available();
+    if (room == 0) {
+      tud_cdc_write_flush();
+      return 0;
+    }
+    const std::uint32_t w = tud_cdc_write(buf, n < room ? std::uint32_t(n) : room);
+    tud_cdc_write_flush();
+    return w;
+  }
+  bool connected() override { return tud_cdc_connected(); }
+};
+UsbTransport g_usb;
+
+// ---------------------------------------------------------------- the two cores
+// Slots are handed out in interleaved blocks so that both cores get a share of every part
+// of the screen (slots are in grid order: halves would split top from bottom).
+constexpr std::uint32_t kBlock = 32;
+
+void update_share(std::uint32_t core, std::uint32_t cores) {
+  fb::BoardFlock& f = g_board->flock();
+  const std::uint32_t n = f.size();
+  for (std::uint32_t b = core * kBlock; b < n; b += cores * kBlock) f.update(b, b + kBlock);
+}
+
+#ifndef FLOCKSCOPE_SINGLE_CORE
+constexpr std::uint32_t kCores = 2;
+void core1_main() {
+  for (;;) {
+    (void)multicore_fifo_pop_blocking();  // "a step's update is ready"
+    update_share(1, kCores);
+    multicore_fifo_push_blocking(1);
+  }
+}
+#else
+constexpr std::uint32_t kCores = 1;
+#endif
+
+void step_flock() {
+  fb::BoardFlock& f = g_board->flock();
+  f.begin_step();
+#ifndef FLOCKSCOPE_SINGLE_CORE
+  multicore_fifo_push_blocking(1);
+#endif
+  update_share(0, kCores);
+#ifndef FLOCKSCOPE_SINGLE_CORE
+  (void)multicore_fifo_pop_blocking();
+#endif
+  f.end_step();
+}
+
+// Erase where the boids were (the sorted previous frame), draw where they are: no full
+// clear, so the scan-out never shows an empty screen.
+void draw_frame(fb::Framebuffer& fbuf, bool full_clear, std::uint32_t elapsed_s) {
+  const fb::BoardFlock& f = g_board->flock();
+  if (full_clear) {
+    fbuf.clear();
+  } else {
+    const std::uint32_t n = f.size();
+    std::uint32_t* w = fbuf.words();
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const int x = g_sx[k].raw >> 16, y = g_sy[k].raw >> 16;
+      for (int dy = 0; dy < 2; ++dy) {
+        const int yy = y + dy;
+        if (unsigned(yy) >= unsigned(fb::kFbHeight)) continue;
+        for (int dx = 0; dx < 2; ++dx) {
+          const int xx = x + dx;
+          if (unsigned(xx) < unsigned(fb::kFbWidth)) w[yy * fb::kFbWordsPerRow + (xx >> 5)] &= ~(1u << (xx & 31));
+        }
+      }
+    }
+    fbuf.clear(0, 16);  // the status line
+  }
+  static fb::Predator last_pred[fb::kMaxPredators];
+  static std::uint32_t last_npred = 0;
+  for (std::uint32_t i = 0; i < last_npred; ++i) {
+    const int x = last_pred[i].x.raw >> 16, y = last_pred[i].y.raw >> 16;
+    for (int d = -3; d <= 3; ++d) {
+      for (int e : {0, d, -d}) {
+        const int xx = x + d, yy = y + e;
+        if (unsigned(xx) < unsigned(fb::kFbWidth) && unsigned(yy) < unsigned(fb::kFbHeight))
+          fbuf.words()[yy * fb::kFbWordsPerRow + (xx >> 5)] &= ~(1u << (xx & 31));
+      }
+      const int yy = y + d;
+      if (unsigned(x) < unsigned(fb::kFbWidth) && unsigned(yy) < unsigned(fb::kFbHeight))
+        fbuf.words()[yy * fb::kFbWordsPerRow + (x >> 5)] &= ~(1u << (x & 31));
+    }
+  }
+  fb::draw_flock(fbuf, f);
+  last_npred = f.predator_count();
+  for (std::uint32_t i = 0; i < last_npred; ++i) last_pred[i] = f.predator(i);
+  fb::draw_status(fbuf, f.size(), g_board->pacer().fps(), elapsed_s);
+}
+
+// A decimal number into a buffer (no printf formatting of floats on the board).
+char* put_u32(char* p, std::uint32_t v) {
+  char t[10];
+  int n = 0;
+  do t[n++] = char('0' + v % 10), v /= 10;
+  while (v);
+  while (n) *p++ = t[--n];
+  return p;
+}
+}  // namespace
+
+// ---------------------------------------------------------------- frame loop
+int main() {
+  tud_init(0);
+  fb::BoardConfig cfg;
+  cfg.role = flockscope::protocol::Role::kBoard;
+#ifdef FLOCKSCOPE_NO_VGA
+  cfg.name = "pico-emu";
+#else
+  cfg.name = "pico-vga";
+#endif
+  cfg.limits.max_boids = kCap;
+  cfg.seed = 1;
+#ifdef FLOCKSCOPE_INITIAL_BOIDS
+  cfg.boids = FLOCKSCOPE_INITIAL_BOIDS;
+#endif
+  const fb::FlockBuffers bufs{g_x,   g_y,   g_vx, g_vy,   g_sx,       g_sy,         g_svx,
+                              g_svy, g_id,  g_sid, g_cell, g_cell_start, g_bias, kCap,
+                              FLOCKSCOPE_MAX_CELLS, fb::kMaxScouts};
+  g_board = new (g_board_mem) fb::Board(cfg, bufs);
+  fb::Framebuffer fbuf(g_fb);
+  fbuf.clear();
+#ifndef FLOCKSCOPE_NO_VGA
+  vga_start(g_fb);
+#endif
+#ifndef FLOCKSCOPE_SINGLE_CORE
+  multicore_launch_core1(core1_main);
+#endif
+
+  std::uint32_t last_size = 0, last_frame = 0;
+  std::uint64_t last_log = time_us_64();
+  std::uint64_t cycles_sum = 0;
+  std::uint32_t cycles_frames = 0;
+  for (;;) {
+    tud_task();
+    const std::uint64_t deadline = g_board->frame_start(g_usb, time_us_64());
+    const std::uint64_t t0 = time_us_64();
+    if (g_board->running()) step_flock();
+    fb::BoardFlock& f = g_board->flock();
+    const bool full_clear = f.size() < last_size || f.frame() < last_frame;
+    draw_frame(fbuf, full_clear, g_board->elapsed_ms() / 1000);
+    last_size = f.size();
+    last_frame = f.frame();
+    const std::uint64_t t1 = time_us_64();
+    g_board->frame_end(t1, std::uint32_t(t1 - t0));
+    const auto cycles = std::uint32_t((t1 - t0) * (clock_get_hz(clk_sys) / 1000000u));
+    cycles_sum += cycles;
+    ++cycles_frames;
+    if (t1 - last_log >= 1000000) {
+      // "frame F boids N cycles C us U" once a second on the log stream: the mean cycle
+      // count per frame (compute + drawing) for a person watching the app's log. (The
+      // emulator measurement reads the per-frame stats.compute_us instead.)
+      char line[96];
+      char* p = line;
+      std::memcpy(p, "frame ", 6), p += 6, p = put_u32(p, f.frame());
+      std::memcpy(p, " boids ", 7), p += 7, p = put_u32(p, f.size());
+      std::memcpy(p, " cycles ", 8), p += 8, p = put_u32(p, std::uint32_t(cycles_sum / cycles_frames));
+      std::memcpy(p, " us ", 4), p += 4, p = put_u32(p, std::uint32_t(t1 - t0));
+      *p = 0;
+      g_board->log(flockscope::protocol::LogLevel::kInfo, line);
+      last_log = t1;
+      cycles_sum = 0;
+      cycles_frames = 0;
+    }
+    do {
+      tud_task();
+      g_board->pump(g_usb);
+    } while (time_us_64() < deadline);
+  }
+}

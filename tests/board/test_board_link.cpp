@@ -1,0 +1,391 @@
+// The board's link logic over a fake transport: handshake, parameter validation, commands,
+// frame pacing, the protocol test vectors, garbage.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "flockscope/board/board.hpp"
+#include "flockscope/board/draw.hpp"
+#include "flockscope/board/host_storage.hpp"
+
+namespace fb = flockscope::board;
+namespace proto = flockscope::protocol;
+using proto::Message;
+using proto::MsgType;
+using proto::ParamValue;
+using proto::Status;
+
+namespace {
+
+struct FakeIo : fb::Transport {
+  std::vector<std::uint8_t> to_board, from_board;
+  std::size_t budget = SIZE_MAX;  // bytes the "link" takes per frame
+  bool conn = true;
+  std::size_t read(std::uint8_t* buf, std::size_t cap) override {
+    const std::size_t n = std::min(cap, to_board.size());
+    if (n == 0) return 0;
+    std::memcpy(buf, to_board.data(), n);
+    to_board.erase(to_board.begin(), to_board.begin() + std::ptrdiff_t(n));
+    return n;
+  }
+  std::size_t write(const std::uint8_t* buf, std::size_t n) override {
+    n = std::min(n, budget);
+    if (budget != SIZE_MAX) budget -= n;
+    from_board.insert(from_board.end(), buf, buf + n);
+    return n;
+  }
+  bool connected() override { return conn; }
+};
+
+struct App {
+  proto::Encoder enc;
+  proto::StaticDecoder<> dec;
+  std::vector<Message> got;
+  void send(FakeIo& io, Message m) {
+    std::uint8_t wire[proto::kMaxWireSize];
+    const std::size_t n = enc.encode(m, wire);
+    io.to_board.insert(io.to_board.end(), wire, wire + n);
+  }
+  void collect(FakeIo& io) {
+    auto m = std::make_unique<Message>();
+    std::span<const std::uint8_t> in(io.from_board);
+    while (dec.next(in, *m)) got.push_back(*m);
+    io.from_board.clear();
+  }
+  std::vector<Message> of(MsgType t) const {
+    std::vector<Message> r;
+    for (const auto& m : got)
+      if (m.type == t) r.push_back(m);
+    return r;
+  }
+};
+
+struct Rig {
+  fb::HostFlockStorage storage{4000};
+  std::unique_ptr<fb::Board> board;
+  FakeIo io;
+  App app;
+  std::uint64_t t = 1000000;
+  explicit Rig(std::uint32_t boids = 300) {
+    fb::BoardConfig cfg;
+    cfg.role = proto::Role::kVirtualBoard;
+    cfg.name = "test";
+    cfg.boids = boids;
+    board = std::make_unique<fb::Board>(cfg, storage.buffers);
+  }
+  std::size_t budget_per_frame = SIZE_MAX;
+  void frame() {
+    io.budget = budget_per_frame;
+    board->frame_start(io, t);
+    if (board->running()) board->flock().step();
+    board->frame_end(t + 5000, 5000);
+    board->pump(io);
+    t += 33333;
+    app.collect(io);
+  }
+  void hello() {
+    app.send(io, proto::make_hello(proto::Role::kApp, 0, 1, 0, 100000, 0x1FF, "test-app"));
+    frame();
+  }
+  Message request(Message m) {
+    app.got.clear();
+    app.send(io, m);
+    const std::uint16_t seq = std::uint16_t(app.enc.next_seq() - 1);
+    frame();
+    for (const auto& a : app.of(MsgType::kAck))
+      if (a.ack.ref_seq == seq) return a;
+    ADD_FAILURE() << "no ack for seq " << seq;
+    return Message{};
+  }
+};
+
+}  // namespace
+
+TEST(BoardLink, SaysHelloOnConnectAndStreamsAfterTheAppsHello) {
+  Rig r;
+  r.frame();
+  ASSERT_EQ(r.app.of(MsgType::kHello).size(), 1u);
+  const auto h = r.app.of(MsgType::kHello)[0].hello;
+  EXPECT_EQ(h.role, proto::Role::kVirtualBoard);
+  EXPECT_EQ(h.max_boids, 4000u);
+  EXPECT_TRUE(r.app.of(MsgType::kFlockState).empty()) << "no streams before the app's hello";
+  r.app.got.clear();
+  r.hello();
+  EXPECT_EQ(r.app.of(MsgType::kHello).size(), 1u);
+  ASSERT_EQ(r.app.of(MsgType::kParamSet).size(), 1u);
+  EXPECT_EQ(r.app.of(MsgType::kParamSet)[0].param_set.count, fb::kParamCount);
+  r.app.got.clear();
+  r.frame();
+  const auto chunks = r.app.of(MsgType::kFlockState);
+  ASSERT_EQ(chunks.size(), 3u);  // 300 boids: 120 + 120 + 60
+  EXPECT_EQ(chunks[2].flock_state.offset + chunks[2].flock_state.count, 300u);
+  EXPECT_EQ(r.app.of(MsgType::kMetrics).size(), 1u);
+  EXPECT_EQ(r.app.of(MsgType::kStats).size(), 1u);
+  EXPECT_EQ(r.app.of(MsgType::kPredators).size(), 1u);
+  EXPECT_EQ(r.app.of(MsgType::kStats)[0].stats.boid_count, 300u);
+  // Order: chunks, then predators, metrics, stats.
+  EXPECT_EQ(r.app.got.back().type, MsgType::kStats);
+}
+
+TEST(BoardLink, ParameterValidation) {
+  Rig r;
+  r.hello();
+  Message a = r.request(proto::make_param_change(fb::pid::visualRange, ParamValue::of_real(30)));
+  EXPECT_EQ(a.ack.status, Status::kOk);
+  EXPECT_EQ(a.ack.subject, fb::pid::visualRange);
+  EXPECT_EQ(a.ack.value.as_real(), 30.0);
+  EXPECT_EQ(r.board->params().active(fb::pid::visualRange), 30.0);
+
+  a = r.request(proto::make_param_change(fb::pid::visualRange, ParamValue::of_real(500)));
+  EXPECT_EQ(a.ack.status, Status::kOutOfRange) << "board limit 127 px";
+  EXPECT_EQ(a.ack.value.as_real(), 30.0) << "the unchanged value";
+
+  a = r.request(proto::make_param_change(fb::pid::visualRange, ParamValue::of_int(30)));
+  EXPECT_EQ(a.ack.status, Status::kWrongType);
+  EXPECT_EQ(a.ack.value.type, proto::ParamType::kReal);
+
+  a = r.request(proto::make_param_change(999, ParamValue::of_int(1)));
+  EXPECT_EQ(a.ack.status, Status::kUnknownId);
+
+  a = r.request(proto::make_param_change(fb::pid::width, ParamValue::of_real(320)));
+  EXPECT_EQ(a.ack.status, Status::kReadOnly);
+  a = r.request(proto::make_param_change(fb::pid::width, ParamValue::of_real(640)));
+  EXPECT_TRUE(proto::is_accepted(a.ack.status)) << "setting the value it has is fine";
+
+  a = r.request(proto::make_param_change(fb::pid::seed, ParamValue::of_int(77)));
+  EXPECT_EQ(a.ack.status, Status::kOkAtReset);
+  EXPECT_EQ(r.board->params().pending(fb::pid::seed), 77.0);
+
+  a = r.request(proto::make_param_change(fb::pid::maxspeed, ParamValue::of_real(std::nan(""))));
+  EXPECT_EQ(a.ack.status, Status::kOutOfRange);
+
+  // param_set: all or nothing.
+  Message ps{};
+  ps.type = MsgType::kParamSet;
+  ps.version = proto::kProtocolVersion;
+  ps.param_set = {};
+  ps.param_set.total = 2;
+  ps.param_set.count = 2;
+  ps.param_set.params[0] = {fb::pid::avoidfactor, ParamValue::of_real(0.07)};
+  ps.param_set.params[1] = {fb::pid::matchingfactor, ParamValue::of_real(-1)};
+  a = r.request(ps);
+  EXPECT_EQ(a.ack.status, Status::kOutOfRange);
+  EXPECT_EQ(a.ack.subject, fb::pid::matchingfactor);
+  EXPECT_EQ(r.board->params().active(fb::pid::avoidfactor), 0.05) << "nothing of the chunk applied";
+  ps.param_set.params[1] = {fb::pid::matchingfactor, ParamValue::of_real(0.06)};
+  a = r.request(ps);
+  EXPECT_EQ(a.ack.status, Status::kOk);
+  EXPECT_EQ(a.ack.value.as_int(), 2);
+  EXPECT_EQ(r.board->params().active(fb::pid::avoidfactor), 0.07);
+}
+
+TEST(BoardLink, Commands) {
+  Rig r;
+  r.hello();
+  Message a = r.request(proto::make_command(proto::CommandId::kPause));
+  EXPECT_EQ(a.ack.status, Status::kOk);
+  const std::uint32_t f = r.board->flock().frame();
+  r.frame();
+  EXPECT_EQ(r.board->flock().frame(), f) << "paused";
+  EXPECT_TRUE(r.app.of(MsgType::kStats).back().stats.flags & proto::kStatsFlagPaused);
+  a = r.request(proto::make_command(proto::CommandId::kResume));
+  EXPECT_FALSE(a.ack.value.as_bool());
+  r.frame();
+  EXPECT_GT(r.board->flock().frame(), f);
+
+  a = r.request(proto::make_command(proto::CommandId::kSetBoidCount, 1000));
+  EXPECT_EQ(a.ack.status, Status::kOk);
+  EXPECT_EQ(r.board->flock().size(), 1000u);
+  a = r.request(proto::make_command(proto::CommandId::kSetBoidCount, 100000));
+  EXPECT_EQ(a.ack.status, Status::kOutOfRange);
+  EXPECT_EQ(a.ack.value.as_int(), 1000);
+
+  a = r.request(proto::make_command(proto::CommandId::kPredators, 0));
+  EXPECT_EQ(a.ack.status, Status::kOk);
+  EXPECT_EQ(r.board->flock().predator_count(), 0u);
+  r.frame();
+  EXPECT_EQ(r.app.of(MsgType::kPredators).back().predators.count, 0);
+
+  a = r.request(proto::make_command(proto::CommandId::kReset, 42));
+  EXPECT_EQ(a.ack.value.as_int(), 42);
+  EXPECT_LE(r.board->flock().frame(), 1u);
+
+  a = r.request(proto::make_command(proto::CommandId::kStreams, proto::stream::kStats));
+  EXPECT_EQ(a.ack.value.as_int(), proto::stream::kStats);
+  r.app.got.clear();
+  r.frame();
+  EXPECT_TRUE(r.app.of(MsgType::kFlockState).empty());
+  EXPECT_EQ(r.app.of(MsgType::kStats).size(), 1u);
+
+  a = r.request(proto::make_command(proto::CommandId::kRequestParams));
+  EXPECT_EQ(a.ack.value.as_int(), std::int64_t(fb::kParamCount));
+  EXPECT_EQ(r.app.of(MsgType::kParamSet).size(), 1u);
+
+  a = r.request(proto::make_command(static_cast<proto::CommandId>(99)));
+  EXPECT_EQ(a.ack.status, Status::kUnknownId);
+  EXPECT_EQ(a.ack.subject, 99);
+}
+
+TEST(BoardLink, SlowLinkDecimatesStateButKeepsMetricsEveryFrame) {
+  Rig r(2000);
+  r.hello();
+  r.budget_per_frame = 6000;  // about a third of a 2000-boid frame per frame
+  std::vector<std::uint32_t> offsets;
+  int metrics = 0, frames = 12;
+  for (int i = 0; i < frames; ++i) {
+    r.app.got.clear();
+    r.frame();
+    metrics += int(r.app.of(MsgType::kMetrics).size());
+    for (const auto& c : r.app.of(MsgType::kFlockState)) offsets.push_back(c.flock_state.offset);
+  }
+  EXPECT_GE(metrics, frames - 2);  // the last frame's tail is still on its way
+  EXPECT_GT(r.board->counters().tx_dropped, 0u);
+  // Every chunk offset still gets sent.
+  for (std::uint32_t off = 0; off < 2000; off += 120)
+    EXPECT_NE(std::find(offsets.begin(), offsets.end(), off), offsets.end()) << off;
+}
+
+TEST(BoardLink, SurvivesGarbageAndHalfFrames) {
+  Rig r;
+  r.hello();
+  std::vector<std::uint8_t> junk;
+  for (int i = 0; i < 5000; ++i) junk.push_back(std::uint8_t(i * 37 + 11));
+  r.io.to_board.insert(r.io.to_board.end(), junk.begin(), junk.end());
+  r.frame();
+  // Half a frame, then a whole request.
+  std::uint8_t wire[proto::kMaxWireSize];
+  Message m = proto::make_param_change(fb::pid::turnfactor, ParamValue::of_real(0.3));
+  const std::size_t n = r.app.enc.encode(m, wire);
+  r.io.to_board.insert(r.io.to_board.end(), wire, wire + n / 2);
+  r.frame();
+  const Message a = r.request(proto::make_param_change(fb::pid::turnfactor, ParamValue::of_real(0.4)));
+  EXPECT_EQ(a.ack.status, Status::kOk);
+  EXPECT_GT(r.board->rx_stats().errors(), 0u);
+  r.frame();
+  EXPECT_FALSE(r.app.of(MsgType::kFlockState).empty());
+}
+
+TEST(BoardLink, ProtocolTestVectors) {
+  // Every request vector gets an ack naming it; every vector leaves the board running.
+  Rig r;
+  r.hello();
+  const std::filesystem::path dir = FLOCKSCOPE_TEST_VECTOR_DIR;
+  int requests = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".hex") continue;
+    std::ifstream in(e.path());
+    std::string line, hex;
+    while (std::getline(in, line))
+      if (!line.empty() && line[0] != '#') hex += line + " ";
+    std::istringstream hs(hex);
+    std::vector<std::uint8_t> bytes;
+    unsigned v;
+    while (hs >> std::hex >> v) bytes.push_back(std::uint8_t(v));
+    proto::StaticDecoder<> d;
+    auto msg = std::make_unique<Message>();
+    std::span<const std::uint8_t> sp(bytes);
+    const bool delivered = d.next(sp, *msg);
+    r.app.got.clear();
+    r.io.to_board.insert(r.io.to_board.end(), bytes.begin(), bytes.end());
+    r.frame();
+    if (delivered && msg->version == proto::kProtocolVersion &&
+        (msg->type == MsgType::kParamChange || msg->type == MsgType::kCommand || msg->type == MsgType::kParamSet ||
+         !proto::is_known(msg->type))) {
+      ++requests;
+      bool acked = false;
+      for (const auto& a : r.app.of(MsgType::kAck))
+        acked |= a.ack.ref_seq == msg->seq && a.ack.ref_type == msg->type;
+      EXPECT_TRUE(acked) << e.path().filename();
+    }
+  }
+  EXPECT_GE(requests, 5);
+  // The worked example: visualRange 40.0 accepted and echoed (PROTOCOL.md section 14).
+  EXPECT_EQ(r.board->params().active(fb::pid::visualRange), 40.0);
+  r.frame();
+  EXPECT_FALSE(r.app.of(MsgType::kStats).empty());
+}
+
+TEST(BoardLink, DisconnectStopsStreamsReconnectSaysHello) {
+  Rig r;
+  r.hello();
+  r.io.conn = false;
+  r.app.got.clear();
+  r.frame();
+  EXPECT_TRUE(r.app.got.empty());
+  EXPECT_FALSE(r.board->session());
+  r.io.conn = true;
+  r.frame();
+  EXPECT_EQ(r.app.of(MsgType::kHello).size(), 1u);
+  EXPECT_TRUE(r.app.of(MsgType::kFlockState).empty());
+}
+
+TEST(BoardPacing, DeadlinesFpsAndSpare) {
+  fb::FramePacer p(33333);
+  std::uint64_t t = 5000000;
+  std::uint64_t d = p.begin(t);
+  EXPECT_EQ(d, t + 33333);
+  for (int i = 0; i < 60; ++i) {
+    p.end_work(t + 10000);
+    EXPECT_EQ(p.spare_us(), 23333);
+    t = d;  // on time
+    d = p.begin(t);
+  }
+  EXPECT_EQ(d, t + 33333);
+  EXPECT_NEAR(p.fps(), 30.0, 0.05);
+  // A late frame restarts the schedule instead of rushing the next ones.
+  p.end_work(t + 50000);
+  EXPECT_LT(p.spare_us(), 0);
+  t += 50000;
+  d = p.begin(t);
+  EXPECT_EQ(d, t + 33333);
+}
+
+TEST(BoardPacing, AutoSpawnFillsTheBudgetThenStops) {
+  fb::AutoSpawn s;
+  s.start();
+  std::uint32_t n = 50;
+  // A frame costs 10 us per boid: the budget (80 % of 33,333 us) is reached near 2,666.
+  for (int i = 0; i < 200; ++i) n = s.next_count(n * 10, 33333, n, 4000);
+  EXPECT_FALSE(s.spawning());
+  EXPECT_GE(n, 2600u);
+  EXPECT_LE(n, 2720u);
+  // Capacity bounds it.
+  fb::AutoSpawn s2;
+  s2.start();
+  std::uint32_t m = 50;
+  for (int i = 0; i < 200; ++i) m = s2.next_count(100, 33333, m, 1000);
+  EXPECT_EQ(m, 1000u);
+  // Persistently late frames shed boids.
+  for (int i = 0; i < 15; ++i) m = s2.next_count(40000, 33333, m, 1000);
+  EXPECT_LT(m, 1000u);
+}
+
+TEST(BoardDraw, StatusLineAndFlock) {
+  char line[64];
+  fb::format_status(line, sizeof line, 2000, 30.04f, 125);
+  EXPECT_STREQ(line, "N 2000  FPS 30.0  T 125");
+  std::vector<std::uint32_t> words(fb::kFbWords, 0);
+  fb::Framebuffer f(words.data());
+  fb::draw_status(f, 2000, 30.0f, 125);
+  int lit = 0;
+  for (int y = 0; y < 20; ++y)
+    for (int x = 0; x < 640; ++x) lit += f.get(x, y);
+  EXPECT_GT(lit, 100);
+  fb::HostFlockStorage storage(10);
+  fb::ParamStore store{fb::BoardLimits{}};
+  fb::BoardFlock flock(storage.buffers);
+  flock.reset(store, 1, 0);
+  flock.set_size(1);
+  flock.set_boid(0, fb::fix(100), fb::fix(200), fb::fix(1), fb::fix(0));
+  f.clear();
+  fb::draw_flock(f, flock);
+  EXPECT_TRUE(f.get(100, 200));
+  EXPECT_TRUE(f.get(101, 201));
+  EXPECT_FALSE(f.get(105, 200));
+}

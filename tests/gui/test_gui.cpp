@@ -1,0 +1,381 @@
+// The window end to end, headless: SDL's offscreen driver with the software renderer, input
+// as synthetic SDL events through GuiApp::frame() (the real window's code path), and checks
+// on what it drew (pixels), what core ended up with (parameter values) and what it wrote.
+#include <SDL.h>
+#include <gtest/gtest.h>
+#include <stb/stb_image.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "export.hpp"
+#include "flockscope/core/io.hpp"
+#include "gui_app.hpp"
+
+namespace fs = std::filesystem;
+using namespace flockscope;
+using namespace flockscope::gui;
+
+namespace {
+
+fs::path test_dir() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const fs::path d = fs::temp_directory_path() / "flockscope_test_gui" / (std::string(info->test_suite_name()) + "." + info->name());
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+GuiOptions headless(int w = 1024, int h = 640) {
+  GuiOptions o;
+  o.width = w, o.height = h;
+  o.software = true;
+  o.use_ini = false;
+  o.vsync = false;
+  o.start_running = false;
+  return o;
+}
+
+void push_mouse(Uint32 type, float x, float y, Uint8 button = SDL_BUTTON_LEFT) {
+  SDL_Event e{};
+  e.type = type;
+  if (type == SDL_MOUSEMOTION) {
+    e.motion.x = int(x), e.motion.y = int(y);
+  } else {
+    e.button.x = int(x), e.button.y = int(y), e.button.button = button;
+    e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
+    e.button.clicks = 1;
+  }
+  ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
+}
+
+// A user's drag: move, press, move, release, one frame each.
+void drag(GuiApp& app, float x0, float y0, float x1, float y1) {
+  push_mouse(SDL_MOUSEMOTION, x0, y0);
+  app.frame();
+  push_mouse(SDL_MOUSEBUTTONDOWN, x0, y0);
+  app.frame();
+  push_mouse(SDL_MOUSEMOTION, (x0 + x1) / 2, (y0 + y1) / 2);
+  app.frame();
+  push_mouse(SDL_MOUSEMOTION, x1, y1);
+  app.frame();
+  push_mouse(SDL_MOUSEBUTTONUP, x1, y1);
+  app.frame();
+}
+
+void click(GuiApp& app, float x, float y) { drag(app, x, y, x, y); }
+
+struct Image {
+  int w = 0, h = 0;
+  std::vector<std::uint8_t> px;
+  const std::uint8_t* at(int x, int y) const { return px.data() + 4 * (std::size_t(y) * std::size_t(w) + std::size_t(x)); }
+};
+
+Image read_png(const fs::path& f) {
+  Image img;
+  int n = 0;
+  unsigned char* data = stbi_load(f.c_str(), &img.w, &img.h, &n, 4);
+  if (!data) return img;
+  img.px.assign(data, data + std::size_t(img.w) * std::size_t(img.h) * 4);
+  stbi_image_free(data);
+  return img;
+}
+
+Image screenshot(GuiApp& app, const fs::path& file) {
+  app.request_screenshot(file);
+  app.frame();
+  return read_png(file);
+}
+
+// Four boids at known places in a small world (so they are drawn large), no predators.
+std::unique_ptr<LocalSource> known_flock() {
+  Params p;
+  p.width = 40, p.height = 30, p.predators = 0;
+  p.leftmargin = p.rightmargin = p.topmargin = p.bottommargin = 5;
+  FlockSnapshot s;
+  s.x = {6, 20, 31, 15.5f};
+  s.y = {6, 15, 25, 23.5f};
+  s.vx = {3, 3, 0, -3};
+  s.vy = {0, 0, 3, 0};
+  return std::make_unique<LocalSource>(p, s);
+}
+
+bool near_colour(const std::uint8_t* px, Rgba c, int tol = 40) {
+  return std::abs(px[0] - c.r) <= tol && std::abs(px[1] - c.g) <= tol && std::abs(px[2] - c.b) <= tol;
+}
+
+}  // namespace
+
+TEST(GuiDraw, BoidsOfAKnownStateAppearAtTheirPixels) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless());
+  app.set_source(known_flock());
+  app.frame();  // lays out the view and fits the camera
+  app.frame();
+  const Image img = screenshot(app, dir / "shot.png");
+  ASSERT_EQ(img.w, 1024);
+  ASSERT_EQ(img.h, 640);
+  const ViewTransform t = app.view_transform();
+  const BoidPalette pal;
+  const auto b = app.source().boids();
+  for (std::size_t i = 0; i < b.n; ++i) {
+    const int sx = int(std::lround(t.ox + b.x[i] * t.scale)), sy = int(std::lround(t.oy + b.y[i] * t.scale));
+    bool found = false;
+    for (int dy = -1; dy <= 1 && !found; ++dy)
+      for (int dx = -1; dx <= 1 && !found; ++dx) found = near_colour(img.at(sx + dx, sy + dy), pal.plain);
+    EXPECT_TRUE(found) << "boid " << i << " not drawn at (" << sx << ", " << sy << ")";
+    // It points along its velocity: narrow ahead, wide behind. With heading h and its
+    // normal n, the pixels at -3h +- 1.5n (toward the tail's corners) are lit, those at
+    // +4h +- 3n (beside the tip) are not, and neither is the pixel 8 px behind. (Margins of
+    // a pixel or more: the software rasteriser's fill rule moves edges by up to one.)
+    const float l = std::hypot(b.vx[i], b.vy[i]), hx = b.vx[i] / l, hy = b.vy[i] / l;
+    auto lit = [&](float along, float across) {
+      const int px = int(std::lround(float(sx) + along * hx - across * hy)), py = int(std::lround(float(sy) + along * hy + across * hx));
+      return near_colour(img.at(px, py), pal.plain, 60);
+    };
+    EXPECT_TRUE(lit(-3, 1.5f) && lit(-3, -1.5f)) << "boid " << i << " tail";
+    EXPECT_TRUE(lit(2, 0)) << "boid " << i << " tip";
+    EXPECT_FALSE(lit(4, 3) || lit(4, -3)) << "boid " << i << " beside the tip";
+    EXPECT_FALSE(lit(-8, 0)) << "boid " << i << " behind";
+  }
+  // Empty world between them: the world's background colour.
+  const int ex = int(t.ox + 30 * t.scale), ey = int(t.oy + 7.5f * t.scale);
+  EXPECT_TRUE(near_colour(img.at(ex, ey), {20, 23, 31, 255}, 6));
+  // The panels are there: the control panel's background left, the plots below the view.
+  EXPECT_TRUE(near_colour(img.at(5, 630), {23, 26, 31, 255}, 8));
+  for (const char* item : {"param:visualRange", "param:boids", "button:Reset", "plot:diameter", "plot:centroid",
+                           "plot:path", "plot:polarisation", "plot:speed", "button:Export"})
+    EXPECT_TRUE(app.item_rect(item).has_value()) << item;
+  const auto plot = *app.item_rect("plot:diameter");
+  EXPECT_GT(plot.y0, app.view_rect().y1 - 1);
+}
+
+TEST(GuiInput, DraggingALiveSliderChangesCoreInTheSameFrame) {
+  GuiApp app(headless());
+  app.set_source(known_flock());
+  app.frame();
+  const auto r = app.item_rect("param:visualRange");
+  ASSERT_TRUE(r);
+  const double before = app.source().params().visualRange;
+  drag(app, r->cx(), r->cy(), r->x1 + 40, r->cy());  // past the right end: the slider's max
+  const ParamDef& d = *find_param("visualRange");
+  EXPECT_NE(app.source().params().visualRange, before);
+  EXPECT_DOUBLE_EQ(app.source().params().visualRange, d.slider_max);
+  // Drag to the left end: the minimum.
+  drag(app, r->cx(), r->cy(), r->x0 - 40, r->cy());
+  EXPECT_DOUBLE_EQ(app.source().params().visualRange, d.slider_min);
+}
+
+TEST(GuiInput, ResetOnlySliderWaitsForReset) {
+  GuiApp app(headless());
+  app.frame();
+  const auto boids_before = app.source().params().boids;
+  const auto r = app.item_rect("param:boids");
+  ASSERT_TRUE(r);
+  drag(app, r->cx(), r->cy(), r->x0 + (r->x1 - r->x0) * 0.3f, r->cy());
+  const auto pending = app.source().pending_params().boids;
+  EXPECT_NE(pending, boids_before);
+  EXPECT_EQ(app.source().params().boids, boids_before);  // not yet
+  EXPECT_EQ(app.source().boids().n, std::size_t(boids_before));
+  const auto reset = app.item_rect("button:Reset");
+  ASSERT_TRUE(reset);
+  click(app, reset->cx(), reset->cy());
+  EXPECT_EQ(app.source().params().boids, pending);
+  EXPECT_EQ(app.source().boids().n, std::size_t(pending));
+  EXPECT_EQ(app.plots().resets.size(), 1u);  // the reset is marked on the plots
+}
+
+TEST(GuiExport, CsvParsesBackToThePlottedValues) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless());
+  app.set_running(true);
+  for (int i = 0; i < 12; ++i) app.frame();
+  app.export_all(dir);
+  ASSERT_FALSE(app.message_is_error()) << app.message();
+  fs::path csv;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".csv") csv = e.path();
+  ASSERT_FALSE(csv.empty());
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed");
+  const PlotData& d = app.plots();
+  std::size_t row = 0;
+  while (std::getline(in, line)) {
+    std::vector<double> v;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) v.push_back(std::strtod(cell.c_str(), nullptr));
+    ASSERT_EQ(v.size(), 7u);
+    ASSERT_LT(row, d.diameter.size());
+    EXPECT_EQ(v[0], d.diameter.t()[row]);
+    EXPECT_EQ(v[2], d.diameter.y()[row]);
+    EXPECT_EQ(v[3], d.cx.y()[row]);
+    EXPECT_EQ(v[4], d.cy.y()[row]);
+    EXPECT_EQ(v[5], d.polarisation.y()[row]);
+    EXPECT_EQ(v[6], d.speed.y()[row]);
+    ++row;
+  }
+  EXPECT_EQ(row, d.diameter.size());
+  EXPECT_GE(row, 12u);
+}
+
+TEST(GuiExport, SvgParsesWithTheSeriesAndPngHasTheRequestedSize) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless());
+  app.set_running(true);
+  for (int i = 0; i < 8; ++i) app.frame();
+  app.set_running(false);
+  const ExportResult r = export_plot_files(dir, "x", app.plots(), {640, 360});
+  EXPECT_EQ(r.files.size(), 11u);  // the CSV, and SVG + PNG of five plots
+  for (const auto& f : r.files) EXPECT_TRUE(fs::exists(f)) << f;
+  // An XML parser accepts the SVG and finds the plotted series in it.
+  const std::string cmd = "python3 -c \"import sys, xml.etree.ElementTree as E; "
+                          "names = {e.get('data-series') for e in E.parse(sys.argv[1]).iter()}; "
+                          "sys.exit(0 if {'centroid x', 'centroid y'} <= names else 3)\" " +
+                          (dir / "x-centroid.svg").string();
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  const Image png = read_png(dir / "x-diameter.png");
+  EXPECT_EQ(png.w, 640);
+  EXPECT_EQ(png.h, 360);
+}
+
+TEST(GuiErrors, UnwritableExportFolderGivesAMessageNotACrash) {
+  GuiApp app(headless());
+  app.frame();
+  app.export_all("/proc/flockscope-cannot-write-here");
+  EXPECT_TRUE(app.message_is_error());
+  EXPECT_NE(app.message().find("export failed"), std::string::npos) << app.message();
+  app.frame();
+  EXPECT_TRUE(app.item_rect("message").has_value());  // shown in the window
+  app.request_screenshot("/proc/flockscope-cannot-write-here/shot.png");
+  app.frame();
+  EXPECT_TRUE(app.message_is_error());
+  EXPECT_NE(app.message().find("screenshot failed"), std::string::npos) << app.message();
+}
+
+TEST(GuiErrors, BadPresetFileGivesAMessageAndChangesNothing) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless());
+  app.frame();
+  const Params before = app.source().pending_params();
+  std::ofstream(dir / "bad.json") << "{\"params\": {\"visualRange\": -5}}";
+  app.load_preset_file((dir / "bad.json").string());
+  EXPECT_TRUE(app.message_is_error());
+  EXPECT_NE(app.message().find("visualRange"), std::string::npos) << app.message();
+  std::ofstream(dir / "broken.json") << "{ not json";
+  app.load_preset_file((dir / "broken.json").string());
+  EXPECT_TRUE(app.message_is_error());
+  app.frame();
+  EXPECT_TRUE(app.source().pending_params() == before);
+  EXPECT_TRUE(app.item_rect("message").has_value());
+}
+
+TEST(GuiPresets, SaveThenLoadRoundTrips) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless());
+  app.frame();
+  app.load_preset_file("report-vis10");
+  app.frame();
+  EXPECT_EQ(app.source().params().rules, int(RuleSet::Report));
+  EXPECT_EQ(app.source().params().D_vis, 10);
+  save_preset(app.source().pending_params(), dir / "mine.json");
+  app.load_preset_file("cornell-pic32-lab");
+  app.frame();
+  app.load_preset_file((dir / "mine.json").string());
+  app.frame();
+  EXPECT_FALSE(app.message_is_error()) << app.message();
+  EXPECT_EQ(app.source().params().D_vis, 10);
+}
+
+TEST(GuiRecord, ReplayReproducesTheRecordedMetricsExactly) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless());
+  Params p = load_preset(resolve_preset("cornell-pico-predator"));
+  p.boids = 300;
+  app.set_source(std::make_unique<LocalSource>(p));
+  app.start_recording(dir / "run.flkrec");
+  ASSERT_FALSE(app.message_is_error()) << app.message();
+  app.set_running(true);
+  for (int i = 0; i < 12; ++i) app.frame();
+  app.set_running(false);
+  app.stop_recording();
+  const PlotData recorded = app.plots();
+  ASSERT_EQ(recorded.diameter.size(), 13u);
+
+  app.open_replay(dir / "run.flkrec");
+  ASSERT_FALSE(app.message_is_error()) << app.message();
+  EXPECT_STREQ(app.source().kind(), "replay");
+  app.set_running(true);
+  for (int i = 0; i < 16; ++i) app.frame();  // runs past the end: stops there
+  const PlotData& replayed = app.plots();
+  ASSERT_EQ(replayed.diameter.size(), recorded.diameter.size());
+  for (std::size_t i = 0; i < recorded.diameter.size(); ++i) {
+    EXPECT_EQ(replayed.diameter.y()[i], recorded.diameter.y()[i]) << i;
+    EXPECT_EQ(replayed.cx.y()[i], recorded.cx.y()[i]) << i;
+    EXPECT_EQ(replayed.cy.y()[i], recorded.cy.y()[i]) << i;
+    EXPECT_EQ(replayed.polarisation.y()[i], recorded.polarisation.y()[i]) << i;
+    EXPECT_EQ(replayed.speed.y()[i], recorded.speed.y()[i]) << i;
+    EXPECT_EQ(replayed.diameter.t()[i], recorded.diameter.t()[i]) << i;
+  }
+  EXPECT_FALSE(app.running());
+  EXPECT_EQ(app.source().boids().n, 300u);
+}
+
+TEST(GuiErrors, BadRecordingGivesAMessage) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless());
+  std::ofstream(dir / "junk.flkrec") << "this is not a recording";
+  app.open_replay(dir / "junk.flkrec");
+  EXPECT_TRUE(app.message_is_error());
+  EXPECT_NE(app.message().find("bad magic"), std::string::npos) << app.message();
+  EXPECT_STREQ(app.source().kind(), "local");
+  app.frame();
+}
+
+TEST(GuiDraw, FlockViewScreenshotIsTheViewsSize) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless(1000, 700));
+  app.frame();
+  app.request_screenshot(dir / "view.png", true);
+  app.frame();
+  const Image img = read_png(dir / "view.png");
+  const auto r = app.view_rect();
+  EXPECT_EQ(img.w, int(r.x1 - r.x0));
+  EXPECT_EQ(img.h, int(r.y1 - r.y0));
+}
+
+TEST(GuiView, WheelZoomsAboutTheCursorAndFitRestores) {
+  GuiApp app(headless());
+  app.set_source(known_flock());
+  app.frame();
+  app.frame();  // ImGui settles a new window's size in its first frame
+  const ViewTransform fit = app.view_transform();
+  const auto v = app.view_rect();
+  push_mouse(SDL_MOUSEMOTION, v.cx(), v.cy());
+  app.frame();
+  SDL_Event e{};
+  e.type = SDL_MOUSEWHEEL;
+  e.wheel.y = 3;
+  SDL_PushEvent(&e);
+  app.frame();
+  app.frame();
+  EXPECT_GT(app.view_transform().scale, fit.scale * 1.1f);
+  const auto f = app.item_rect("view:fit");
+  ASSERT_TRUE(f);
+  click(app, f->cx(), f->cy());
+  EXPECT_FLOAT_EQ(app.view_transform().scale, fit.scale);
+}
+
+int main(int argc, char** argv) {
+  // Headless and hermetic: offscreen video, settings in a scratch XDG folder.
+  setenv("SDL_VIDEODRIVER", "offscreen", 0);
+  const fs::path home = fs::temp_directory_path() / "flockscope_test_gui" / "xdg";
+  fs::create_directories(home);
+  setenv("XDG_CONFIG_HOME", home.c_str(), 1);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

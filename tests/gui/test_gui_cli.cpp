@@ -1,0 +1,62 @@
+// The window's command line, through the real binary: headless drawing to a PNG of the
+// requested size, and the one-line reasons for a bad preset and a missing display.
+#include <gtest/gtest.h>
+#include <stb/stb_image.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+struct Result {
+  int code;
+  std::string output;
+};
+
+Result run(const std::string& env, const std::string& args) {
+  const std::string cmd = env + " " + FLOCKSCOPE_BIN + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+fs::path scratch() {
+  const fs::path d = fs::temp_directory_path() / "flockscope_test_gui_cli";
+  fs::create_directories(d);
+  return d;
+}
+const std::string kEnv = "SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME=/tmp/flockscope_test_gui_cli/xdg";
+}  // namespace
+
+TEST(GuiCli, FramesAndScreenshotWriteThePngAndExit) {
+  const fs::path png = scratch() / "window.png";
+  fs::remove(png);
+  const Result r = run("cd " + scratch().string() + " && " + kEnv,
+                       "--frames 3 --screenshot " + png.string() + " --size 800x500 --preset cornell-pic32-lab --set boids=50");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("ms per frame"), std::string::npos) << r.output;  // the frame-time split
+  int w = 0, h = 0, n = 0;
+  ASSERT_TRUE(stbi_info(png.c_str(), &w, &h, &n)) << r.output;
+  EXPECT_EQ(w, 800);
+  EXPECT_EQ(h, 500);
+  // Nothing lands in the working directory (imgui.ini and settings live under XDG).
+  EXPECT_FALSE(fs::exists(scratch() / "imgui.ini"));
+}
+
+TEST(GuiCli, BadPresetIsAOneLineReason) {
+  const Result r = run(kEnv, "--frames 1 --preset no-such-preset");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("no-such-preset"), std::string::npos) << r.output;
+}
+
+TEST(GuiCli, NoDisplaySaysWhatToDoInstead) {
+  const Result r = run("SDL_VIDEODRIVER=no-such-driver", "--frames 1");
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("flockscope run"), std::string::npos) << r.output;
+}
