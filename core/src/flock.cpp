@@ -49,18 +49,10 @@ void spawn_velocity(const Params& p, Pcg32& rng, float& vx, float& vy) {
   }
   double lo = p.minspeed, hi = p.maxspeed;  // seed 001: "within min/max speed limits"
   if (p.rule_set() == RuleSet::Report) lo = 0, hi = p.V_max;
-  if (hi < lo) lo = hi;
-  // A uniform direction by rejection from the unit disc: only IEEE-exact operations (no
-  // libm trigonometry), so a seed spawns the same flock on every machine.
-  double u, v, r2;
-  do {
-    u = rng.uniform(-1, 1);
-    v = rng.uniform(-1, 1);
-    r2 = u * u + v * v;
-  } while (r2 > 1 || r2 < 1e-6);
-  const double speed = rng.uniform(lo, hi) / std::sqrt(r2);
-  vx = float(u * speed);
-  vy = float(v * speed);
+  double dvx, dvy;
+  random_velocity(rng, lo, hi, dvx, dvy);
+  vx = float(dvx);
+  vy = float(dvy);
 }
 }  // namespace
 

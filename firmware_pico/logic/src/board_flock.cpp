@@ -93,20 +93,13 @@ void BoardFlock::spawn_one(std::uint32_t slot, std::uint32_t id) {
   // The draws of core's Flock::spawn (position, then spawn_velocity for Cornell rules).
   const double x = rng_.uniform(spawn_x0_, spawn_x1_);
   const double y = rng_.uniform(spawn_y0_, spawn_y1_);
-  double lo = minspeed_, hi = maxspeed_;
-  if (hi < lo) lo = hi;
-  double u, w, r2;
-  do {
-    u = rng_.uniform(-1, 1);
-    w = rng_.uniform(-1, 1);
-    r2 = u * u + w * w;
-  } while (r2 > 1 || r2 < 1e-6);
-  const double speed = rng_.uniform(lo, hi) / std::sqrt(r2);
+  double vx, vy;
+  random_velocity(rng_, minspeed_, maxspeed_, vx, vy);
   // Through float, as core stores them, so both start from the same numbers.
   buf_.x[slot] = fix(double(float(x)));
   buf_.y[slot] = fix(double(float(y)));
-  buf_.vx[slot] = fix(double(float(u * speed)));
-  buf_.vy[slot] = fix(double(float(w * speed)));
+  buf_.vx[slot] = fix(double(float(vx)));
+  buf_.vy[slot] = fix(double(float(vy)));
   buf_.id[slot] = std::uint16_t(id);
   if (id < buf_.bias_capacity) buf_.bias[id] = biasval_;
 }
@@ -126,17 +119,9 @@ void BoardFlock::reset(const ParamStore& p, std::uint64_t seed, std::uint32_t n)
   for (std::uint32_t i = 0; i < n_pred_; ++i) {
     const double x = prng.uniform(spawn_x0_, spawn_x1_);
     const double y = prng.uniform(spawn_y0_, spawn_y1_);
-    double lo = minspeed_, hi = maxspeed_;
-    if (hi < lo) lo = hi;
-    double u, w, r2;
-    do {
-      u = prng.uniform(-1, 1);
-      w = prng.uniform(-1, 1);
-      r2 = u * u + w * w;
-    } while (r2 > 1 || r2 < 1e-6);
-    const double speed = prng.uniform(lo, hi) / std::sqrt(r2);
-    pred_[i] = {fix(double(float(x))), fix(double(float(y))), fix(double(float(u * speed))),
-                fix(double(float(w * speed)))};
+    double vx, vy;
+    random_velocity(prng, minspeed_, maxspeed_, vx, vy);
+    pred_[i] = {fix(double(float(x))), fix(double(float(y))), fix(double(float(vx))), fix(double(float(vy)))};
   }
 }
 
