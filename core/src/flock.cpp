@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "flockscope/core/rng.hpp"
+#include "flockscope/core/spawn.hpp"
 #include "flockscope/core/rules.hpp"
 
 namespace flockscope {
@@ -29,17 +30,6 @@ Flock::Flock(const Params& params, const FlockSnapshot& initial) : active_(param
 }
 
 namespace {
-// The span where boids are spawned: inside the margins when they leave room (seed 001:
-// "randomized initial position (within margins)"), else the whole side.
-void spawn_span(double side, double lo_margin, double hi_margin, double& lo, double& hi) {
-  lo = lo_margin;
-  hi = side - hi_margin;
-  if (!(hi > lo)) {
-    lo = 0;
-    hi = side;
-  }
-}
-
 // A velocity as each rule set's source initialises it.
 void spawn_velocity(const Params& p, Pcg32& rng, float& vx, float& vy) {
   if (p.rule_set() == RuleSet::Blog) {  // seed 003: each component uniform in [-V0, V0]

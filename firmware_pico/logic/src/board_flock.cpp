@@ -2,6 +2,8 @@
 // metrics
 #include "flockscope/board/board_flock.hpp"
 
+#include "flockscope/core/spawn.hpp"
+
 #include <cmath>
 
 namespace flockscope::board {
@@ -11,17 +13,6 @@ using rules::Boid;
 BoardFlock::BoardFlock(const FlockBuffers& buffers) : buf_(buffers) {}
 
 // ---------------------------------------------------------------- configuration and spawning
-namespace {
-// As core's spawn_span: inside the margins when they leave room, else the whole side.
-void spawn_span(double side, double lo_margin, double hi_margin, double& lo, double& hi) {
-  lo = lo_margin;
-  hi = side - hi_margin;
-  if (!(hi > lo)) {
-    lo = 0;
-    hi = side;
-  }
-}
-}  // namespace
 
 void BoardFlock::configure(const ParamStore& p) {
   auto v = [&](std::uint16_t id) { return p.active(id); };

@@ -3,7 +3,6 @@
 // every compiler and on the RP2040.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 
 namespace flockscope {
@@ -30,22 +29,5 @@ class Pcg32 {
   std::uint64_t state_ = 0;
   std::uint64_t inc_;
 };
-
-// A velocity with a uniform direction and a speed uniform in [lo, hi] (lo lowered to hi when
-// they cross). The direction comes by rejection from the unit disc: only IEEE-exact
-// operations and a correctly rounded sqrt, no libm trigonometry, so a seed spawns the same
-// flock on every machine, and the float engine and the board draw the same numbers.
-inline void random_velocity(Pcg32& rng, double lo, double hi, double& vx, double& vy) {
-  if (hi < lo) lo = hi;
-  double u, v, r2;
-  do {
-    u = rng.uniform(-1, 1);
-    v = rng.uniform(-1, 1);
-    r2 = u * u + v * v;
-  } while (r2 > 1 || r2 < 1e-6);
-  const double speed = rng.uniform(lo, hi) / std::sqrt(r2);
-  vx = u * speed;
-  vy = v * speed;
-}
 
 }  // namespace flockscope
