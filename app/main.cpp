@@ -9,6 +9,7 @@ namespace flockscope::cli {
 void add_run_command(CLI::App& app, int& exit_code);
 void add_bench_command(CLI::App& app, int& exit_code);
 void add_board_command(CLI::App& app, int& exit_code);
+void add_mirror_command(CLI::App& app, int& exit_code);
 void add_sweep_command(CLI::App& app, int& exit_code);
 void add_sweep_merge_command(CLI::App& app, int& exit_code);
 void add_consensus_command(CLI::App& app, int& exit_code);
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
   flockscope::cli::add_run_command(app, exit_code);
   flockscope::cli::add_bench_command(app, exit_code);
   flockscope::cli::add_board_command(app, exit_code);
+  flockscope::cli::add_mirror_command(app, exit_code);
   flockscope::cli::add_sweep_command(app, exit_code);
   flockscope::cli::add_sweep_merge_command(app, exit_code);
   flockscope::cli::add_consensus_command(app, exit_code);

@@ -10,6 +10,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   python3
   libsdl2-dev libimgui-dev libstb-dev fonts-dejavu-core  # the window (app/gui)
+  libasio-dev  # the serial link (app/link): standalone asio serial_port
   libpugixml-dev  # the plots (plot/ also needs libstb-dev, fonts-dejavu-core): its tests parse the SVG
 )
 for group in "$@"; do

@@ -1,0 +1,561 @@
+#include "board_link.hpp"
+
+#include <asio/io_context.hpp>
+#include <asio/post.hpp>
+#include <asio/serial_port.hpp>
+#include <asio/steady_timer.hpp>
+#include <asio/write.hpp>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <sys/ioctl.h>
+
+namespace flockscope::link {
+
+using protocol::Message;
+using protocol::MsgType;
+using Clock = std::chrono::steady_clock;
+
+const char* to_string(LinkState s) {
+  switch (s) {
+    case LinkState::kClosed: return "closed";
+    case LinkState::kWaiting: return "waiting for the port";
+    case LinkState::kHandshake: return "handshake";
+    case LinkState::kConnected: return "connected";
+    case LinkState::kReconnecting: return "reconnecting";
+    case LinkState::kVersionMismatch: return "version mismatch";
+  }
+  return "?";
+}
+
+namespace {
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+}  // namespace
+
+// ---------------------------------------------------------------- the worker's state
+struct BoardLink::Impl {
+  explicit Impl(LinkOptions o) : opt(std::move(o)), port(io), tick(io) {}
+
+  LinkOptions opt;
+  asio::io_context io;
+  asio::serial_port port;
+  asio::steady_timer tick;
+  std::thread thread;
+
+  // Worker-only state.
+  std::string path;
+  LinkState state = LinkState::kClosed;
+  std::uint64_t generation = 0;  // bumps on every close: completions of older reads are stale
+  std::array<std::uint8_t, 16384> rx{};
+  protocol::StaticDecoder<> decoder;
+  protocol::DecoderStats rx_before{};  // earlier sessions' counts (the decoder restarts)
+  Message msg{};
+  protocol::Encoder encoder;
+  FrameAssembler assembler;
+  std::vector<protocol::Param> param_set;
+  std::vector<bool> param_have;
+  bool had_session = false;
+  Clock::time_point next_open{}, last_hello{}, last_valid{}, session_start{};
+  int hellos_sent = 0;
+  std::deque<std::vector<std::uint8_t>> write_queue;
+  bool writing = false;
+  struct Pending {
+    std::uint32_t request;
+    Message msg;
+    Clock::time_point first, last;
+    int attempts;
+  };
+  std::vector<Pending> pending;
+  std::map<std::uint16_t, std::uint32_t> seq_to_request;  // every attempt's seq
+  Clock::time_point rate_since = Clock::now();
+  std::uint64_t rate_bytes = 0;
+  std::uint32_t rate_frames = 0;
+
+  // Shared with the consumer (under mu).
+  mutable std::mutex mu;
+  std::condition_variable cv;
+  std::deque<LinkEvent> events;
+  std::size_t queued_frames = 0;
+  LinkStatus status;
+  std::atomic<std::uint32_t> next_request{1};
+
+  // ---- consumer side
+  void push(LinkEvent e) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (std::holds_alternative<MirroredFrame>(e)) {
+        if (queued_frames >= opt.max_queued_frames) {
+          // The consumer is not keeping up: drop its oldest frame, never a reply or a state.
+          for (auto it = events.begin(); it != events.end(); ++it)
+            if (std::holds_alternative<MirroredFrame>(*it)) {
+              events.erase(it);
+              --queued_frames;
+              ++status.counters.frames_dropped;
+              break;
+            }
+        }
+        ++queued_frames;
+      }
+      events.push_back(std::move(e));
+    }
+    cv.notify_all();
+  }
+
+  template <class F>
+  void with_status(F&& f) {
+    std::lock_guard<std::mutex> lock(mu);
+    f(status);
+  }
+
+  void set_state(LinkState s, std::string detail) {
+    const bool changed = s != state;
+    state = s;
+    with_status([&](LinkStatus& st) {
+      if (!changed && st.detail == detail) return;
+      st.state = s;
+      st.detail = detail;
+      st.port = path;
+    });
+    if (changed) push(StateChanged{s, std::move(detail)});
+  }
+
+  void sync_rx_counters() {
+    const protocol::DecoderStats& d = decoder.stats();
+    with_status([&](LinkStatus& st) {
+      auto& r = st.counters.rx;
+      r.bytes = rx_before.bytes + d.bytes;
+      r.frames_ok = rx_before.frames_ok + d.frames_ok;
+      r.bad_crc = rx_before.bad_crc + d.bad_crc;
+      r.bad_framing = rx_before.bad_framing + d.bad_framing;
+      r.oversize = rx_before.oversize + d.oversize;
+      r.malformed = rx_before.malformed + d.malformed;
+      r.unknown_type = rx_before.unknown_type + d.unknown_type;
+      r.version_mismatch = rx_before.version_mismatch + d.version_mismatch;
+      r.seq_gaps = rx_before.seq_gaps + d.seq_gaps;
+      r.seq_lost = rx_before.seq_lost + d.seq_lost;
+      st.counters.frames = assembler.counters();
+    });
+  }
+
+  // ---- port
+  void close_port() {
+    ++generation;
+    std::error_code ec;
+    if (port.is_open()) port.close(ec);
+    write_queue.clear();
+    writing = false;
+    // Counts of the finished session are kept; the decoder starts afresh.
+    const auto& d = decoder.stats();
+    rx_before.bytes += d.bytes, rx_before.frames_ok += d.frames_ok, rx_before.bad_crc += d.bad_crc;
+    rx_before.bad_framing += d.bad_framing, rx_before.oversize += d.oversize, rx_before.malformed += d.malformed;
+    rx_before.unknown_type += d.unknown_type, rx_before.version_mismatch += d.version_mismatch;
+    rx_before.seq_gaps += d.seq_gaps, rx_before.seq_lost += d.seq_lost;
+    decoder.reset();
+    decoder.reset_stats();
+    assembler.restart();
+    fail_pending(Outcome::kNotConnected);
+  }
+
+  void lost(const std::string& why) {
+    with_status([](LinkStatus& st) { ++st.counters.port_errors; });
+    close_port();
+    set_state(had_session ? LinkState::kReconnecting : LinkState::kWaiting, why);
+    next_open = Clock::now();  // the next tick tries again at once
+  }
+
+  void try_open() {
+    const auto now = Clock::now();
+    next_open = now + std::chrono::milliseconds(opt.reopen_every_ms);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+      set_state(state, "no device at " + path);
+      return;
+    }
+    port.open(path, ec);
+    if (ec) {
+      set_state(state, "cannot open " + path + ": " + ec.message());
+      return;
+    }
+    // Raw 8N1, no flow control (asio's open already turned off the line discipline).
+    static_assert(is_safe_baud(kLinkBaud));
+    port.set_option(asio::serial_port_base::baud_rate(kLinkBaud), ec);
+    port.set_option(asio::serial_port_base::character_size(8), ec);
+    port.set_option(asio::serial_port_base::parity(asio::serial_port_base::parity::none), ec);
+    port.set_option(asio::serial_port_base::stop_bits(asio::serial_port_base::stop_bits::one), ec);
+    port.set_option(asio::serial_port_base::flow_control(asio::serial_port_base::flow_control::none), ec);
+    // DTR (and RTS) up: the board's "someone is listening". A pseudo-terminal has no modem
+    // lines and refuses the ioctl, which is fine.
+    int lines = TIOCM_DTR | TIOCM_RTS;
+    (void)::ioctl(port.native_handle(), TIOCMBIS, &lines);
+    session_start = last_valid = now;
+    hellos_sent = 0;
+    param_set.clear();
+    param_have.clear();
+    start_read();
+    set_state(LinkState::kHandshake, "connected to " + path + ", waiting for the board's hello");
+    // One extra 0x00 closes whatever partial frame the board holds, then hello.
+    const std::uint8_t zero = 0;
+    send_raw(&zero, 1);
+    send_hello();
+  }
+
+  void start_read() {
+    const std::uint64_t gen = generation;
+    port.async_read_some(asio::buffer(rx), [this, gen](const std::error_code& ec, std::size_t n) {
+      if (gen != generation) return;  // the port was closed meanwhile
+      if (ec) {
+        lost("the port closed: " + ec.message());
+        return;
+      }
+      on_bytes(n);
+      if (gen == generation) start_read();
+    });
+  }
+
+  void send_raw(const std::uint8_t* p, std::size_t n) {
+    if (!port.is_open()) return;
+    std::size_t queued = 0;
+    for (const auto& b : write_queue) queued += b.size();
+    if (queued > 65536) return;  // the board is not reading: hellos and requests are re-sent anyway
+    write_queue.emplace_back(p, p + n);
+    with_status([&](LinkStatus& st) { st.counters.bytes_tx += n; });
+    if (!writing) write_next();
+  }
+
+  void write_next() {
+    if (write_queue.empty()) {
+      writing = false;
+      return;
+    }
+    writing = true;
+    const std::uint64_t gen = generation;
+    asio::async_write(port, asio::buffer(write_queue.front()), [this, gen](const std::error_code& ec, std::size_t) {
+      if (gen != generation) return;
+      if (ec) {
+        lost("cannot write to the port: " + ec.message());
+        return;
+      }
+      write_queue.pop_front();
+      write_next();
+    });
+  }
+
+  std::uint16_t send(Message& m) {
+    std::uint8_t wire[protocol::kMaxWireSize];
+    const std::uint16_t seq = encoder.next_seq();
+    const std::size_t n = encoder.encode(m, wire);
+    if (n > 0) send_raw(wire, n);
+    return seq;
+  }
+
+  void send_hello() {
+    Message h = protocol::make_hello(protocol::Role::kApp, 0, 1, 0, 0,
+                                     protocol::cap::kFlockState | protocol::cap::kPredators |
+                                         protocol::cap::kScoutGroups | protocol::cap::kMetrics |
+                                         protocol::cap::kStats | protocol::cap::kLog,
+                                     opt.app_name.c_str());
+    send(h);
+    last_hello = Clock::now();
+    ++hellos_sent;
+  }
+
+  // ---- requests
+  void submit(std::uint32_t request, Message m) {
+    if (state != LinkState::kConnected) {
+      RequestDone d = describe_request(request, m);
+      d.outcome = Outcome::kNotConnected;
+      push(d);
+      return;
+    }
+    with_status([](LinkStatus& st) { ++st.counters.requests; });
+    const auto now = Clock::now();
+    const std::uint16_t seq = send(m);
+    seq_to_request[seq] = request;
+    pending.push_back({request, m, now, now, 1});
+  }
+
+  static RequestDone describe_request(std::uint32_t request, const Message& m) {
+    RequestDone d;
+    d.request = request;
+    d.type = m.type;
+    if (m.type == MsgType::kParamChange) {
+      d.subject = m.param_change.param.id;
+      d.sent = m.param_change.param.value;
+    } else if (m.type == MsgType::kCommand) {
+      d.subject = std::uint16_t(m.command.id);
+      d.sent = protocol::ParamValue::of_int(m.command.arg);
+    }
+    return d;
+  }
+
+  void fail_pending(Outcome why) {
+    for (const Pending& p : pending) {
+      RequestDone d = describe_request(p.request, p.msg);
+      d.outcome = why;
+      push(d);
+    }
+    pending.clear();
+    seq_to_request.clear();
+  }
+
+  void on_ack(const Message& m) {
+    const auto it = seq_to_request.find(m.ack.ref_seq);
+    if (it == seq_to_request.end()) return;  // a late ack of something already answered
+    const std::uint32_t request = it->second;
+    for (auto p = pending.begin(); p != pending.end(); ++p) {
+      if (p->request != request) continue;
+      RequestDone d = describe_request(request, p->msg);
+      d.status = m.ack.status;
+      d.value = m.ack.value;
+      d.outcome = protocol::is_accepted(m.ack.status) ? Outcome::kAccepted : Outcome::kRejected;
+      d.rtt_ms = ms_between(p->first, Clock::now());
+      with_status([&](LinkStatus& st) {
+        ++(d.outcome == Outcome::kAccepted ? st.counters.accepted : st.counters.rejected);
+        if (d.type == MsgType::kParamChange) st.counters.last_rtt_ms = d.rtt_ms;
+      });
+      pending.erase(p);
+      push(d);
+      break;
+    }
+    for (auto s = seq_to_request.begin(); s != seq_to_request.end();)
+      s = s->second == request ? seq_to_request.erase(s) : std::next(s);
+  }
+
+  void retry_requests(Clock::time_point now) {
+    for (auto p = pending.begin(); p != pending.end();) {
+      if (ms_between(p->last, now) < opt.request_timeout_ms) {
+        ++p;
+        continue;
+      }
+      if (p->attempts > opt.request_retries) {
+        RequestDone d = describe_request(p->request, p->msg);
+        d.outcome = Outcome::kUnanswered;
+        with_status([](LinkStatus& st) { ++st.counters.unanswered; });
+        push(d);
+        p = pending.erase(p);
+        continue;
+      }
+      const std::uint16_t seq = send(p->msg);  // a new seq: requests are idempotent
+      seq_to_request[seq] = p->request;
+      p->last = now;
+      ++p->attempts;
+      with_status([](LinkStatus& st) { ++st.counters.resent; });
+      ++p;
+    }
+  }
+
+  // ---- incoming
+  void on_bytes(std::size_t n) {
+    std::span<const std::uint8_t> in(rx.data(), n);
+    rate_bytes += n;
+    const std::uint64_t gen = generation;
+    while (gen == generation && decoder.next(in, msg)) on_message(msg);
+    sync_rx_counters();
+  }
+
+  void on_message(const Message& m) {
+    last_valid = Clock::now();
+    if (m.type == MsgType::kHello) {
+      on_hello(m);
+      return;
+    }
+    if (state == LinkState::kVersionMismatch) return;  // nothing of it can be read safely
+    switch (m.type) {
+      case MsgType::kParamSet: on_param_set(m); break;
+      case MsgType::kAck: on_ack(m); break;
+      case MsgType::kLog: push(BoardLog{m.log.level, std::string(m.log.text, m.log.length)}); break;
+      case MsgType::kFlockState:
+      case MsgType::kPredators:
+      case MsgType::kMetrics:
+      case MsgType::kStats:
+        assembler.add(m, [this](const MirroredFrame& f) {
+          ++rate_frames;
+          push(f);
+        });
+        break;
+      default: break;  // unknown types: counted by the decoder, nothing to do
+    }
+  }
+
+  void on_hello(const Message& m) {
+    const protocol::Hello& h = m.hello;
+    if (h.role == protocol::Role::kApp) return;  // our own hello echoed (a loop-back): ignore
+    with_status([&](LinkStatus& st) { st.board = h; });
+    push(BoardHello{h});
+    const unsigned theirs = m.version != protocol::kProtocolVersion ? m.version : h.protocol_version;
+    if (theirs != protocol::kProtocolVersion) {
+      const unsigned ours = protocol::kProtocolVersion;
+      set_state(LinkState::kVersionMismatch,
+                "the board speaks protocol " + std::to_string(theirs) + ", this app " + std::to_string(ours) + ": " +
+                    (theirs > ours ? "update the app (flockscope)" : "update the board's firmware"));
+      return;
+    }
+    if (state == LinkState::kConnected) {
+      // A board says hello when the port opens and again in answer to ours: a hello soon
+      // after ours is that answer.
+      if (ms_between(last_hello, Clock::now()) < opt.hello_every_ms) return;
+      // A hello we did not ask for: the board restarted. New session: say hello again; its
+      // answer (which we then wait for) brings the parameters afresh.
+      with_status([](LinkStatus& st) { ++st.counters.board_restarts; });
+      decoder.reset();
+      assembler.restart();
+      set_state(LinkState::kHandshake, "the board restarted; new handshake");
+      send_hello();
+      return;
+    }
+    // The hello we were waiting for.
+    with_status([&](LinkStatus& st) {
+      ++st.counters.sessions;
+      if (had_session) ++st.counters.reconnects;
+    });
+    had_session = true;
+    const std::string name(h.name, h.name_len);
+    set_state(LinkState::kConnected, "connected to " + name + " on " + path);
+  }
+
+  void on_param_set(const Message& m) {
+    const auto& s = m.param_set;
+    if (s.total == 0 || std::size_t(s.first) + s.count > s.total) return;
+    if (param_set.size() != s.total || s.first == 0) {
+      param_set.assign(s.total, {});
+      param_have.assign(s.total, false);
+    }
+    for (std::size_t i = 0; i < s.count; ++i) {
+      param_set[s.first + i] = s.params[i];
+      param_have[s.first + i] = true;
+    }
+    for (bool b : param_have)
+      if (!b) return;
+    push(BoardParams{param_set});
+    param_have.assign(param_have.size(), false);
+  }
+
+  // ---- the clock: hellos, silence, re-opening, request retries, rates
+  void on_tick() {
+    const auto now = Clock::now();
+    switch (state) {
+      case LinkState::kClosed: break;
+      case LinkState::kWaiting:
+      case LinkState::kReconnecting:
+        if (now >= next_open) try_open();
+        break;
+      case LinkState::kHandshake:
+      case LinkState::kVersionMismatch: {
+        const int wait = hellos_sent <= 1 ? opt.first_hello_ms : opt.hello_every_ms;
+        if (ms_between(last_hello, now) >= wait) send_hello();
+        if (ms_between(last_valid, now) >= opt.silence_ms * 2)
+          lost("no answer from the board for " + std::to_string(opt.silence_ms * 2 / 1000) + " s");
+        break;
+      }
+      case LinkState::kConnected:
+        if (ms_between(last_valid, now) >= opt.silence_ms) {
+          // Silent board: back to step 1 of the handshake; a port that is gone will also
+          // fail its next read and be re-opened.
+          fail_pending(Outcome::kUnanswered);
+          set_state(LinkState::kHandshake, "no frame from the board for " + std::to_string(opt.silence_ms) + " ms");
+          last_valid = now;
+          hellos_sent = 0;
+          send_hello();
+        }
+        break;
+    }
+    retry_requests(now);
+    const double since = ms_between(rate_since, now);
+    if (since >= 1000) {
+      with_status([&](LinkStatus& st) {
+        st.counters.bytes_per_s = double(rate_bytes) * 1000.0 / since;
+        st.counters.frames_per_s = double(rate_frames) * 1000.0 / since;
+      });
+      rate_bytes = 0, rate_frames = 0, rate_since = now;
+    }
+    schedule_tick();
+  }
+
+  void schedule_tick() {
+    tick.expires_after(std::chrono::milliseconds(20));
+    tick.async_wait([this](const std::error_code& ec) {
+      if (!ec) on_tick();
+    });
+  }
+
+  void open_port(const std::string& p) {
+    close_port();
+    path = p;
+    had_session = false;
+    set_state(LinkState::kWaiting, "opening " + p);
+    try_open();
+  }
+};
+
+// ---------------------------------------------------------------- BoardLink
+BoardLink::BoardLink(LinkOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {
+  Impl& m = *impl_;
+  m.schedule_tick();
+  if (!m.opt.port.empty()) asio::post(m.io, [&m] { m.open_port(m.opt.port); });
+  m.thread = std::thread([&m] {
+    for (;;) {
+      try {
+        m.io.run();
+        return;
+      } catch (const std::exception& e) {
+        // A handler threw (it should not): report it and keep the link alive.
+        m.push(BoardLog{protocol::LogLevel::kError, std::string("link worker: ") + e.what()});
+      }
+    }
+  });
+}
+
+BoardLink::~BoardLink() {
+  Impl& m = *impl_;
+  asio::post(m.io, [&m] {
+    m.close_port();
+    m.tick.cancel();
+    m.io.stop();
+  });
+  if (m.thread.joinable()) m.thread.join();
+}
+
+void BoardLink::open(const std::string& port) {
+  asio::post(impl_->io, [m = impl_.get(), port] { m->open_port(port); });
+}
+
+void BoardLink::close() {
+  asio::post(impl_->io, [m = impl_.get()] {
+    m->close_port();
+    m->set_state(LinkState::kClosed, "disconnected");
+  });
+}
+
+std::uint32_t BoardLink::change_param(std::uint16_t id, protocol::ParamValue value) {
+  const std::uint32_t r = impl_->next_request++;
+  asio::post(impl_->io, [m = impl_.get(), r, msg = protocol::make_param_change(id, value)] { m->submit(r, msg); });
+  return r;
+}
+
+std::uint32_t BoardLink::command(protocol::CommandId id, std::uint32_t arg) {
+  const std::uint32_t r = impl_->next_request++;
+  asio::post(impl_->io, [m = impl_.get(), r, msg = protocol::make_command(id, arg)] { m->submit(r, msg); });
+  return r;
+}
+
+std::vector<LinkEvent> BoardLink::take_events() {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  std::vector<LinkEvent> out(std::make_move_iterator(impl_->events.begin()), std::make_move_iterator(impl_->events.end()));
+  impl_->events.clear();
+  impl_->queued_frames = 0;
+  return out;
+}
+
+bool BoardLink::wait_for_event(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(impl_->mu);
+  return impl_->cv.wait_for(lock, timeout, [&] { return !impl_->events.empty(); });
+}
+
+LinkStatus BoardLink::status() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->status;
+}
+
+}  // namespace flockscope::link

@@ -1,0 +1,72 @@
+// The board's frames put back together. A board frame arrives as flock_state chunks
+// (ascending offsets), then predators, metrics and stats, all stamped with the frame
+// number (PROTOCOL.md section 10). The assembler keeps one display copy of the flock: a
+// chunk that never arrives leaves the previous positions of its boids in place (the frame
+// is then "partial"), so a lost chunk never stalls or blanks the mirror.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "flockscope/core/flock.hpp"
+#include "flockscope/core/metrics.hpp"
+#include "flockscope/protocol/messages.hpp"
+
+namespace flockscope::link {
+
+struct MirroredFrame {
+  std::uint32_t frame = 0;             // the board's frame number
+  std::vector<float> x, y, vx, vy;     // px, px/frame, in the board's order
+  std::vector<std::uint8_t> groups;    // scout group per boid; empty if the board sends none
+  std::vector<Predator> predators;
+  bool state_complete = false;         // every chunk of this frame arrived
+  bool has_metrics = false, has_stats = false;
+  protocol::Metrics metrics{};
+  protocol::Stats stats{};
+  std::size_t size() const { return x.size(); }
+};
+
+struct AssemblerCounters {
+  std::uint32_t frames = 0;           // frames handed on
+  std::uint32_t complete = 0;         // ... with every boid's state
+  std::uint32_t partial = 0;          // ... with some chunks missing (shown with older positions)
+  std::uint32_t missed = 0;           // frame numbers never seen at all
+  std::uint32_t discontinuities = 0;  // frame numbers going backwards (a board reset or restart)
+  std::uint32_t bad_chunks = 0;       // chunks inconsistent with their frame, dropped
+  std::uint32_t late = 0;             // messages of a frame already handed on, dropped
+};
+
+inline PointsView view_of(const MirroredFrame& f) { return {f.x.data(), f.y.data(), f.vx.data(), f.vy.data(), f.size()}; }
+
+// The metrics table of a mirrored frame (the columns of `flockscope run`): the board's own
+// diameter, centroid, polarisation and mean speed where it sent them; nearest-neighbour
+// distance, clusters and the left/right shares, which the board does not compute, from the
+// mirrored state.
+Metrics metrics_of(const MirroredFrame& f, double cluster_radius, const MetricsOptions& opt = {});
+
+class FrameAssembler {
+ public:
+  using Emit = std::function<void(const MirroredFrame&)>;
+  // Takes one message; calls emit for every frame it finishes (a frame is finished by its
+  // stats, or by the first message of a later frame when its stats were lost). Messages
+  // without a frame number are ignored.
+  void add(const protocol::Message& m, const Emit& emit);
+  // A new session: forget the partial frame and the frame numbering (the display copy stays).
+  void restart();
+  const AssemblerCounters& counters() const { return counters_; }
+
+ private:
+  bool begin(std::uint32_t frame, const Emit& emit);  // false: that frame is already out
+  void finish(const Emit& emit);
+
+  MirroredFrame cur_;
+  bool open_ = false;
+  std::uint32_t received_ = 0, next_offset_ = 0;
+  bool contiguous_ = true;
+  bool have_last_ = false;
+  std::uint32_t last_emitted_ = 0;
+  AssemblerCounters counters_;
+};
+
+}  // namespace flockscope::link
