@@ -37,10 +37,29 @@ class BoidSource {
 
   // Whether the user may change parameters (a replay plays back what was recorded).
   virtual bool editable() const { return true; }
+  // A live source runs by itself (a board): the window takes what came every frame, and
+  // its Run/Pause asks the source to pause rather than stopping the steps.
+  virtual bool live() const { return false; }
+  // True once nothing more will come (the end of a replay).
+  virtual bool ended() const { return false; }
+  // Scout group per boid in storage order (0 none, 1 right, 2 left) when the source knows
+  // groups rather than ids (a board sends them); nullptr otherwise.
+  virtual const std::uint8_t* groups() const { return nullptr; }
+  // A parameter change sent but not yet confirmed (a board's acknowledgement pending).
+  virtual bool param_pending(std::uint16_t /*id*/) const { return false; }
+  // Bumps whenever the parameters changed from the source's side (a board's parameter set
+  // read back, a rejected change reverted): the sliders then show the source's values.
+  virtual std::uint64_t params_revision() const { return 0; }
+  // Messages for the window (a rejection and its reason, a link that dropped).
+  struct Note {
+    std::string text;
+    bool error;
+  };
+  virtual std::vector<Note> take_notes() { return {}; }
   virtual void set_params(const Params& p) = 0;
   virtual void reset() = 0;
-  // Moves the source on by `steps` (a simulation step, a replay frame). Returns false when
-  // nothing more will come (end of a replay).
+  // Moves the source on by `steps` (a simulation step, a replay frame; a live source takes
+  // what arrived). Returns whether anything moved.
   virtual bool advance(int steps) = 0;
 };
 
@@ -87,6 +106,7 @@ class ReplaySource final : public BoidSource {
   std::uint64_t step() const override { return frame_.step; }
   double time() const override { return frame_.time; }
   bool editable() const override { return false; }
+  bool ended() const override { return rec_.frames() == 0 || index_ + 1 >= rec_.frames(); }
   void set_params(const Params&) override {}
   void reset() override { seek(0); }
   bool advance(int steps) override;

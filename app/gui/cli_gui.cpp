@@ -20,6 +20,7 @@ std::shared_ptr<GuiArgs> add_gui_options(CLI::App& app) {
   app.add_option("--preset", a->opt.preset, "Window: preset the local flock starts from")->capture_default_str();
   app.add_option("--set", a->opt.sets, "Window: override a parameter, key=value (repeatable)");
   app.add_option("--replay", a->opt.replay, "Window: replay this recording (.flkrec) instead of a local flock");
+  app.add_option("--port", a->opt.port, "Window: mirror the board on this serial port (/dev/ttyACM0, a by-id link, the virtual board's --link)");
   app.add_option("--frames", a->frames, "Window: draw this many frames, then exit")->check(CLI::Range(1, 100000000));
   app.add_option("--screenshot", a->screenshot, "Window: save the last frame as this PNG (with --frames)");
   app.add_option("--size", a->size, "Window size WxH (default 1440x900)");

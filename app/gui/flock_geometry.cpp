@@ -65,4 +65,12 @@ void build_boid_colours(const std::uint32_t* ids, std::size_t n, std::int64_t sc
   }
 }
 
+void build_group_colours(const std::uint8_t* groups, std::size_t n, const BoidPalette& pal, std::vector<Rgba>& colours) {
+  colours.resize(3 * n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const Rgba c = groups[k] == 1 ? pal.scout_right : groups[k] == 2 ? pal.scout_left : pal.plain;
+    colours[3 * k] = colours[3 * k + 1] = colours[3 * k + 2] = c;
+  }
+}
+
 }  // namespace flockscope::gui

@@ -37,4 +37,7 @@ void build_boid_triangles(const PointsView& b, const ViewTransform& t, float siz
 void build_boid_colours(const std::uint32_t* ids, std::size_t n, std::int64_t scouts1, std::int64_t scouts2,
                         const BoidPalette& pal, std::vector<Rgba>& colours);
 
+// The same from scout groups (0 none, 1 right, 2 left), as a board sends them.
+void build_group_colours(const std::uint8_t* groups, std::size_t n, const BoidPalette& pal, std::vector<Rgba>& colours);
+
 }  // namespace flockscope::gui

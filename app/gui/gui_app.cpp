@@ -22,6 +22,8 @@
 
 #include "export.hpp"
 #include "flockscope/core/io.hpp"
+#include "ports.hpp"
+#include "wire_params.hpp"
 
 namespace flockscope::gui {
 
@@ -182,6 +184,9 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), running_(opt.start_running), 
   if (first_recording) {
     replay_path_ = opt.replay;
     set_source(std::make_unique<ReplaySource>(std::move(*first_recording)));
+  } else if (!opt.port.empty()) {
+    port_path_ = opt.port;
+    set_source(std::make_unique<SerialSource>(opt.port, first_params));
   } else {
     set_source(std::make_unique<LocalSource>(first_params));
   }
@@ -208,13 +213,16 @@ void GuiApp::save_settings() {
 }
 
 void GuiApp::set_source(std::unique_ptr<BoidSource> s) {
+  stop_recording();
   source_ = std::move(s);
   edit_ = source_->pending_params();
+  params_revision_ = source_->params_revision();
   plots_.clear();
   centroid_trail_.clear();
   cam_fit_ = true;
-  source_moved_ = true;
-  push_plot_point();
+  // A live source has nothing to plot until its first frame arrives.
+  source_moved_ = !source_->live();
+  if (source_moved_) push_plot_point();
 }
 
 void GuiApp::note(std::string text, bool error) {
@@ -271,7 +279,9 @@ void GuiApp::process_events() {
 
 // ---------------------------------------------------------------- controls panel
 void GuiApp::controls_panel() {
-  const bool local = source_->editable();
+  const std::string_view kind = source_->kind();
+  const bool local = kind == "local", replay = kind == "replay";
+  auto* serial = dynamic_cast<SerialSource*>(source_.get());
   if (!message_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, message_error_ ? ImVec4(1, 0.45f, 0.4f, 1) : ImVec4(0.6f, 0.9f, 0.6f, 1));
     ImGui::TextWrapped("%s", message_.c_str());
@@ -282,28 +292,38 @@ void GuiApp::controls_panel() {
   }
 
   // Source and run controls.
-  ImGui::Text("Source: %s", local ? "local flock" : "replay");
+  ImGui::Text("Source: %s", local ? "local flock" : replay ? "replay" : "board");
   ImGui::SameLine();
-  ImGui::TextDisabled("%s", local ? preset_name_.c_str() : replay_path_.c_str());
-  if (ImGui::Button(running_ ? "Pause" : "Run", ImVec2(70, 0))) running_ = !running_;
-  remember("button:Run");
-  ImGui::SameLine();
-  if (ImGui::Button("Step")) step_requested_ = true;
-  remember("button:Step");
+  ImGui::TextDisabled("%s", local ? preset_name_.c_str() : replay ? replay_path_.c_str() : serial->port().c_str());
+  if (serial) {
+    // The board runs by itself: Pause and Resume are commands to it.
+    ImGui::BeginDisabled(!serial->connected());
+    if (ImGui::Button(serial->board_paused() ? "Resume" : "Pause", ImVec2(70, 0))) serial->set_paused(!serial->board_paused());
+    remember("button:Run");
+    ImGui::EndDisabled();
+  } else {
+    if (ImGui::Button(running_ ? "Pause" : "Run", ImVec2(70, 0))) running_ = !running_;
+    remember("button:Run");
+    ImGui::SameLine();
+    if (ImGui::Button("Step")) step_requested_ = true;
+    remember("button:Step");
+  }
   ImGui::SameLine();
   if (ImGui::Button("Reset")) reset_requested_ = true;
   remember("button:Reset");
-  if (local) {
+  if (local || serial) {
     ImGui::SameLine();
     if (ImGui::Button("New seed")) {
       edit_.seed = (edit_.seed + 1) % 4294967296LL;
       params_changed_ = reset_requested_ = true;
     }
   }
-  ImGui::SetNextItemWidth(150);
-  ImGui::SliderInt("steps per frame", &steps_per_frame_, 1, 50, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+  if (!serial) {
+    ImGui::SetNextItemWidth(150);
+    ImGui::SliderInt("steps per frame", &steps_per_frame_, 1, 50, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+  }
 
-  if (!local) {
+  if (replay) {
     auto* rs = static_cast<ReplaySource*>(source_.get());
     int idx = int(rs->index());
     ImGui::SetNextItemWidth(-1);
@@ -344,6 +364,9 @@ void GuiApp::controls_panel() {
     }
   }
 
+  // The panel may switch sources (connect, disconnect): this frame's panel ends there.
+  if (ImGui::CollapsingHeader("Board (serial port)", serial ? ImGuiTreeNodeFlags_DefaultOpen : 0) && serial_panel()) return;
+
   if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) parameter_widgets();
 
   if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -369,7 +392,7 @@ void GuiApp::controls_panel() {
   }
 
   if (ImGui::CollapsingHeader("Record and replay")) {
-    if (local) {
+    if (!replay) {
       if (!recorder_) {
         if (ImGui::Button("Record")) start_recording(fs::path(export_dir_) / ("recording-" + timestamp() + ".flkrec"));
       } else {
@@ -413,10 +436,15 @@ void GuiApp::parameter_widgets() {
     const std::string name(d.name);
     const bool reset_only = d.apply == Apply::Reset;
     const bool pending = reset_only && get_param(edit_, d) != get_param(active, d);
+    const bool in_flight = source_->param_pending(d.id);  // sent to a board, not acknowledged yet
     double v = get_param(edit_, d);
     bool changed = false;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-    if (reset_only) ImGui::PushStyleColor(ImGuiCol_FrameBg, pending ? ImVec4(0.45f, 0.33f, 0.08f, 1) : ImVec4(0.22f, 0.19f, 0.12f, 1));
+    const int styled = in_flight || reset_only ? 1 : 0;
+    if (in_flight)
+      ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0.15f, 0.32f, 0.55f, 1));
+    else if (reset_only)
+      ImGui::PushStyleColor(ImGuiCol_FrameBg, pending ? ImVec4(0.45f, 0.33f, 0.08f, 1) : ImVec4(0.22f, 0.19f, 0.12f, 1));
     switch (d.kind) {
       case ParamKind::Bool: {
         bool b = v != 0;
@@ -454,7 +482,7 @@ void GuiApp::parameter_widgets() {
         break;
       }
     }
-    if (reset_only) ImGui::PopStyleColor();
+    ImGui::PopStyleColor(styled);
     remember("param:" + name);
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
@@ -466,7 +494,9 @@ void GuiApp::parameter_widgets() {
       ImGui::EndTooltip();
     }
     ImGui::SameLine();
-    if (reset_only)
+    if (in_flight)
+      ImGui::TextColored(ImVec4(0.5f, 0.75f, 1, 1), "%s (sent)", name.c_str());
+    else if (reset_only)
       ImGui::TextColored(kReset, "%s%s", name.c_str(), pending ? " *" : "");
     else
       ImGui::TextUnformatted(name.c_str());
@@ -482,6 +512,7 @@ void GuiApp::parameter_widgets() {
   }
   ImGui::EndDisabled();
   ImGui::TextColored(kReset, "yellow: reset-only (* = waiting for Reset)");
+  if (source_->live()) ImGui::TextColored(ImVec4(0.5f, 0.75f, 1, 1), "blue: sent to the board, waiting for its ack");
 }
 
 // ---------------------------------------------------------------- update
@@ -490,6 +521,12 @@ void GuiApp::update() {
   times_.simulate = times_.metrics = 0;
   times_.steps = 0;
   source_moved_ = false;
+  for (auto& n : source_->take_notes()) note(n.text, n.error);
+  if (source_->params_revision() != params_revision_) {
+    // The source changed its parameters (a board's set read back, a change rejected).
+    params_revision_ = source_->params_revision();
+    edit_ = source_->pending_params();
+  }
   if (params_changed_ && source_->editable()) {
     source_->set_params(edit_);  // live parameters act from this frame's steps on
     params_changed_ = false;
@@ -515,17 +552,18 @@ void GuiApp::update() {
   }
   int steps = running_ ? steps_per_frame_ : 0;
   if (step_requested_) steps = std::max(steps, 1), step_requested_ = false;
+  if (source_->live()) steps = 1;  // a board runs by itself: take what came
   if (steps > 0) {
     const auto s0 = Clock::now();
     const bool moved = source_->advance(steps);
-    if (!moved) running_ = false;  // the end of a replay
+    if (!moved && source_->ended()) running_ = false;
     times_.simulate = ms_since(s0);
     times_.steps = steps;
     source_moved_ = source_moved_ || moved;
   }
   if (source_moved_) {
     push_plot_point();
-    if (recorder_ && source_->editable()) {
+    if (recorder_ && std::string_view(source_->kind()) != "replay") {
       try {
         recorder_->write_frame(source_->step(), source_->time(), source_->metrics(), source_->boids(), source_->ids(),
                                std::vector<Predator>(source_->predators().begin(), source_->predators().end()));
@@ -760,7 +798,10 @@ void GuiApp::draw() {
   const float size_px = std::clamp(float(3.2 * std::sqrt(zoom_)) + 2.0f, 3.5f, 16.0f);
   build_boid_triangles(b, xf_, size_px, xy_);
   const Params& p = source_->params();
-  build_boid_colours(source_->ids(), b.n, p.scouts1, p.scouts2, BoidPalette{}, colours_);
+  if (const std::uint8_t* g = source_->groups())
+    build_group_colours(g, b.n, BoidPalette{}, colours_);
+  else
+    build_boid_colours(source_->ids(), b.n, p.scouts1, p.scouts2, BoidPalette{}, colours_);
   times_.geometry = ms_since(g0);
 
   const auto r0 = Clock::now();
@@ -851,6 +892,113 @@ void GuiApp::stop_recording() {
   recorder_->close();
   note("recorded " + std::to_string(recorder_->frames()) + " frames to " + replay_path_);
   recorder_.reset();
+}
+
+// ---------------------------------------------------------------- board (serial) panel
+// Port picker, connect/disconnect, the link's state and counters, the board's own stats,
+// and the commands that are not parameters.
+bool GuiApp::serial_panel() {
+  auto* serial = dynamic_cast<SerialSource*>(source_.get());
+  const double now = std::chrono::duration<double>(Clock::now() - start_).count();
+  if (now - ports_listed_at_ > 2) {  // re-listed every 2 s: a board plugged in shows up
+    ports_listed_at_ = now;
+    port_list_.clear();
+    for (const auto& p : link::list_ports()) port_list_.emplace_back(p.path, p.label);
+    if (port_path_.empty() && !port_list_.empty()) port_path_ = port_list_.front().first;
+  }
+  if (!serial) {
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##ports", port_list_.empty() ? "no board found (type a path below)" : port_path_.c_str())) {
+      for (const auto& [path, label] : port_list_)
+        if (ImGui::Selectable((label + "  " + path).c_str(), path == port_path_)) port_path_ = path;
+      ImGui::EndCombo();
+    }
+    ImGui::SetNextItemWidth(220);
+    input_text("##portpath", port_path_);
+    remember("serial:port");
+    ImGui::SameLine();
+    const bool connect = ImGui::Button("Connect") && !port_path_.empty();
+    remember("button:Connect");
+    ImGui::TextDisabled("a Pico: /dev/ttyACM0; the virtual board: flockscope board --link PATH");
+    if (connect) connect_serial(port_path_);
+    return connect;
+  }
+  const link::LinkStatus st = serial->link_status();
+  const auto& c = st.counters;
+  const bool ok = st.state == link::LinkState::kConnected;
+  const bool bad = st.state == link::LinkState::kVersionMismatch;
+  ImGui::TextColored(ok ? ImVec4(0.5f, 0.9f, 0.5f, 1) : bad ? ImVec4(1, 0.45f, 0.4f, 1) : ImVec4(1, 0.8f, 0.4f, 1), "%s",
+                     link::to_string(st.state));
+  remember("serial:state");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Disconnect")) {
+    disconnect_serial();
+    return true;
+  }
+  remember("button:Disconnect");
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("%s", st.detail.c_str());
+  ImGui::PopTextWrapPos();
+  if (st.board) {
+    const auto& h = *st.board;
+    ImGui::Text("%.*s  firmware %u.%u.%u  protocol %u  up to %u boids", int(h.name_len), h.name, h.sw_major, h.sw_minor,
+                unsigned(h.sw_patch), h.protocol_version, h.max_boids);
+  }
+  const auto& f = serial->frame();
+  if (f.has_stats) {
+    const auto& s = f.stats;
+    ImGui::Text("board: %.1f fps  compute %.1f ms  spare %.1f ms", double(s.fps), s.compute_us / 1000.0, s.spare_us / 1000.0);
+    ImGui::Text("boids %u  elapsed %.1f s  frame %u%s", s.boid_count, s.elapsed_ms / 1000.0, s.frame,
+                serial->board_paused() ? "  (paused)" : "");
+  }
+  if (ImGui::BeginTable("link", 2, ImGuiTableFlags_SizingStretchSame)) {
+    auto row = [](const char* k, const char* fmt, auto v) {
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", k);
+      ImGui::SameLine();
+      ImGui::Text(fmt, v);
+    };
+    row("frames/s", "%.1f", c.frames_per_s);
+    row("KB/s", "%.0f", c.bytes_per_s / 1000);
+    row("bad checksums", "%u", c.rx.bad_crc);
+    row("framing errors", "%u", c.rx.bad_framing + c.rx.oversize + c.rx.malformed);
+    row("sequence gaps", "%u", c.rx.seq_gaps);
+    row("frames missed", "%u", c.frames.missed);
+    row("partial frames", "%u", c.frames.partial);
+    row("reconnects", "%u", c.reconnects);
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("last change");
+    ImGui::SameLine();
+    if (c.last_rtt_ms >= 0)
+      ImGui::Text("%.1f ms", c.last_rtt_ms);
+    else
+      ImGui::TextUnformatted("-");
+    row("unanswered", "%u", c.unanswered);
+    ImGui::EndTable();
+  }
+  remember("serial:counters");
+  ImGui::BeginDisabled(!serial->connected());
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputInt("##boidcount", &boid_count_request_, 100, 1000);
+  boid_count_request_ = std::clamp(boid_count_request_, 0, 65535);
+  ImGui::SameLine();
+  if (ImGui::Button("Set boid count")) serial->set_boid_count(std::uint32_t(boid_count_request_));
+  bool predators = serial->board_predators();
+  if (ImGui::Checkbox("Predators", &predators)) serial->set_predators(predators);
+  ImGui::EndDisabled();
+  return false;
+}
+
+void GuiApp::connect_serial(const std::string& port) {
+  port_path_ = port;
+  set_source(std::make_unique<SerialSource>(port, source_->pending_params()));
+  note("connecting to " + port);
+}
+
+void GuiApp::disconnect_serial() {
+  const Params p = source_->params();
+  set_source(std::make_unique<LocalSource>(p));
+  note("disconnected; a local flock with the board's parameters");
 }
 
 void GuiApp::open_replay(const fs::path& file) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "boid_source.hpp"
+#include "serial_source.hpp"
 #include "flock_geometry.hpp"
 #include "plot_widget.hpp"
 
@@ -31,6 +32,7 @@ struct GuiOptions {
   std::string preset = "cornell-pico-predator";
   std::vector<std::string> sets;  // key=value overrides, as --set
   std::string replay;             // open this recording instead of a local flock
+  std::string port;               // mirror the board on this serial port instead
   int width = 1440, height = 900;
   bool software = false;   // software renderer (headless drawing, tests)
   bool use_ini = true;     // imgui.ini and settings.json under $XDG_CONFIG_HOME/flockscope
@@ -100,6 +102,10 @@ class GuiApp {
   void start_recording(const std::filesystem::path& file);
   void stop_recording();
   void open_replay(const std::filesystem::path& file);
+  // Mirrors the board on this port (keeps trying until it answers); disconnect goes back to
+  // a local flock with the board's parameters.
+  void connect_serial(const std::string& port);
+  void disconnect_serial();
   void set_export_folder(const std::string& dir) { export_dir_ = dir; }
 
   SDL_Renderer* renderer() { return renderer_; }
@@ -109,6 +115,7 @@ class GuiApp {
   void process_events();
   void controls_panel();
   void parameter_widgets();
+  bool serial_panel();  // true: it switched sources
   void update();
   void flock_view_panel();
   void plots_panel();
@@ -130,6 +137,7 @@ class GuiApp {
   std::unique_ptr<BoidSource> source_;
   std::string preset_name_;
   Params edit_;               // what the sliders show (the source's pending parameters)
+  std::uint64_t params_revision_ = 0;
   bool params_changed_ = false, reset_requested_ = false, step_requested_ = false;
   bool running_ = true;
   int steps_per_frame_ = 1;
@@ -168,6 +176,10 @@ class GuiApp {
   std::unique_ptr<RecordingWriter> recorder_;
   Params recorded_params_;
   std::string replay_path_;
+  std::string port_path_;
+  std::vector<std::pair<std::string, std::string>> port_list_;  // path, label
+  double ports_listed_at_ = -1e9;
+  int boid_count_request_ = 2000;
   std::string export_dir_;
   std::string preset_path_;
 

@@ -57,6 +57,8 @@ struct BoardLink::Impl {
   std::vector<protocol::Param> param_set;
   std::vector<bool> param_have;
   bool had_session = false;
+  bool params_complete = false;
+  Clock::time_point last_params_ask{};
   Clock::time_point next_open{}, last_hello{}, last_valid{}, session_start{};
   int hellos_sent = 0;
   std::deque<std::vector<std::uint8_t>> write_queue;
@@ -411,6 +413,8 @@ struct BoardLink::Impl {
       if (had_session) ++st.counters.reconnects;
     });
     had_session = true;
+    params_complete = false;
+    last_params_ask = Clock::now();  // the set follows the hello; asked again if it does not
     const std::string name(h.name, h.name_len);
     set_state(LinkState::kConnected, "connected to " + name + " on " + path);
   }
@@ -430,6 +434,7 @@ struct BoardLink::Impl {
       if (!b) return;
     push(BoardParams{param_set});
     param_have.assign(param_have.size(), false);
+    params_complete = true;
   }
 
   // ---- the clock: hellos, silence, re-opening, request retries, rates
@@ -450,6 +455,12 @@ struct BoardLink::Impl {
         break;
       }
       case LinkState::kConnected:
+        if (!params_complete && ms_between(last_params_ask, now) >= opt.hello_every_ms) {
+          // The parameter set was garbled on the way: ask for it again.
+          Message ask = protocol::make_command(protocol::CommandId::kRequestParams);
+          send(ask);
+          last_params_ask = now;
+        }
         if (ms_between(last_valid, now) >= opt.silence_ms) {
           // Silent board: back to step 1 of the handshake; a port that is gone will also
           // fail its next read and be re-opened.

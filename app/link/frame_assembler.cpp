@@ -27,12 +27,14 @@ void FrameAssembler::restart() {
 void FrameAssembler::finish(const Emit& emit) {
   if (!open_) return;
   open_ = false;
-  cur_.state_complete = contiguous_ && received_ == cur_.size();
+  cur_.state_complete = contiguous_ && received_ == cur_.size() && (!cur_.has_stats || cur_.stats.boid_count == received_);
   ++counters_.frames;
   ++(cur_.state_complete ? counters_.complete : counters_.partial);
   if (have_last_) {
     if (cur_.frame > last_emitted_)
       counters_.missed += cur_.frame - last_emitted_ - 1;
+    else if (cur_.frame == last_emitted_)
+      ++counters_.repeated;  // a paused board sends its frame again
     else
       ++counters_.discontinuities;
   }
@@ -41,13 +43,8 @@ void FrameAssembler::finish(const Emit& emit) {
   emit(cur_);
 }
 
-bool FrameAssembler::begin(std::uint32_t frame, const Emit& emit) {
-  if (open_ && cur_.frame == frame) return true;
-  // A message of the frame just handed on (out of order): too late, dropped.
-  if (!open_ && have_last_ && frame == last_emitted_) {
-    ++counters_.late;
-    return false;
-  }
+void FrameAssembler::begin(std::uint32_t frame, const Emit& emit) {
+  if (open_ && cur_.frame == frame) return;
   finish(emit);
   open_ = true;
   cur_.frame = frame;
@@ -55,16 +52,16 @@ bool FrameAssembler::begin(std::uint32_t frame, const Emit& emit) {
   cur_.state_complete = false;
   received_ = next_offset_ = 0;
   contiguous_ = true;
-  return true;
 }
 
 void FrameAssembler::add(const Message& m, const Emit& emit) {
   switch (m.type) {
     case MsgType::kFlockState: {
       const auto& s = m.flock_state;
-      if (!begin(s.frame, emit)) return;
+      begin(s.frame, emit);
       if (s.offset + s.count > s.total || s.total > 1000000u) {
         ++counters_.bad_chunks;
+        contiguous_ = false;  // this frame can no longer be whole
         return;
       }
       if (cur_.size() != s.total) {
@@ -93,7 +90,7 @@ void FrameAssembler::add(const Message& m, const Emit& emit) {
     }
     case MsgType::kPredators: {
       const auto& p = m.predators;
-      if (!begin(p.frame, emit)) return;
+      begin(p.frame, emit);
       cur_.predators.resize(p.count);
       for (std::uint32_t i = 0; i < p.count; ++i) {
         const auto& q = p.predators[i];
@@ -103,12 +100,12 @@ void FrameAssembler::add(const Message& m, const Emit& emit) {
       return;
     }
     case MsgType::kMetrics:
-      if (!begin(m.metrics.frame, emit)) return;
+      begin(m.metrics.frame, emit);
       cur_.metrics = m.metrics;
       cur_.has_metrics = true;
       return;
     case MsgType::kStats:
-      if (!begin(m.stats.frame, emit)) return;
+      begin(m.stats.frame, emit);
       cur_.stats = m.stats;
       cur_.has_stats = true;
       // The stats close a frame: with 0 boids (or state off) no chunk says so.

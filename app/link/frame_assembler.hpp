@@ -34,7 +34,7 @@ struct AssemblerCounters {
   std::uint32_t missed = 0;           // frame numbers never seen at all
   std::uint32_t discontinuities = 0;  // frame numbers going backwards (a board reset or restart)
   std::uint32_t bad_chunks = 0;       // chunks inconsistent with their frame, dropped
-  std::uint32_t late = 0;             // messages of a frame already handed on, dropped
+  std::uint32_t repeated = 0;         // the same frame number again (a paused board)
 };
 
 inline PointsView view_of(const MirroredFrame& f) { return {f.x.data(), f.y.data(), f.vx.data(), f.vy.data(), f.size()}; }
@@ -57,7 +57,7 @@ class FrameAssembler {
   const AssemblerCounters& counters() const { return counters_; }
 
  private:
-  bool begin(std::uint32_t frame, const Emit& emit);  // false: that frame is already out
+  void begin(std::uint32_t frame, const Emit& emit);
   void finish(const Emit& emit);
 
   MirroredFrame cur_;

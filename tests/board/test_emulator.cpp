@@ -19,59 +19,16 @@
 #include <unistd.h>
 #include <vector>
 
+#include "emulator_process.hpp"
 #include "vb_client.hpp"
 
 namespace proto = flockscope::protocol;
 using proto::Message;
 using proto::MsgType;
 
-namespace {
-
-bool in_ci() {
-  const char* ci = std::getenv("CI");
-  return ci && std::string(ci) == "true";
-}
-
-#define REQUIRE_OR_SKIP(cond, what)                      \
-  do {                                                   \
-    if (!(cond)) {                                       \
-      if (in_ci()) FAIL() << what << " (CI=true)";       \
-      GTEST_SKIP() << what;                              \
-    }                                                    \
-  } while (0)
-
-struct Emulator {
-  pid_t pid = -1;
-  std::string link;
-  explicit Emulator(const std::string& elf) {
-    link = (std::filesystem::temp_directory_path() / ("flockscope-emu-" + std::to_string(getpid()))).string();
-    std::filesystem::remove(link);
-    pid = fork();
-    if (pid == 0) {
-      setpgid(0, 0);  // its own group: node and the pty bridge are stopped together
-      const std::string script = std::string(FLOCKSCOPE_SOURCE_DIR) + "/firmware_pico/emulate.sh";
-      execl("/bin/bash", "bash", script.c_str(), "--link", link.c_str(), elf.c_str(), nullptr);
-      _exit(127);
-    }
-    setpgid(pid, pid);
-    for (int i = 0; i < 1200 && !std::filesystem::exists(link); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  ~Emulator() {
-    if (pid > 0) {
-      kill(-pid, SIGTERM);
-      int st = 0;
-      waitpid(pid, &st, 0);
-    }
-    std::filesystem::remove(link);
-  }
-};
-
-std::string elf_path() { return std::string(FLOCKSCOPE_SOURCE_DIR) + "/build-pico/flockscope_pico_emu.elf"; }
-
-bool have_node() { return std::system("command -v node > /dev/null 2>&1 && command -v npm > /dev/null 2>&1") == 0; }
-
-}  // namespace
+using emutest::Emulator;
+using emutest::elf_path;
+using emutest::have_node;
 
 TEST(Emulator, FirmwareBootsSaysHelloStreamsAndAcknowledges) {
   REQUIRE_OR_SKIP(std::filesystem::exists(elf_path()), "no " + elf_path() + ": run firmware_pico/build.sh");

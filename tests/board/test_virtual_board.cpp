@@ -19,45 +19,14 @@
 
 #include "flockscope/protocol/protocol.hpp"
 #include "vb_client.hpp"
+#include "vboard_process.hpp"
 
 namespace proto = flockscope::protocol;
 using proto::Message;
 using proto::MsgType;
 using Clock = std::chrono::steady_clock;
 
-namespace {
-
-struct VirtualBoard {
-  pid_t pid = -1;
-  std::string link;
-  explicit VirtualBoard(std::vector<std::string> extra) {
-    link = (std::filesystem::temp_directory_path() / ("flockscope-vb-" + std::to_string(getpid()))).string();
-    std::vector<std::string> args = {FLOCKSCOPE_BIN, "board", "--link", link, "--quiet"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    pid = fork();
-    if (pid == 0) {
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      const int devnull = open("/dev/null", O_WRONLY);
-      dup2(devnull, 1);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-    for (int i = 0; i < 200 && !std::filesystem::exists(link); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ~VirtualBoard() {
-    if (pid > 0) {
-      kill(pid, SIGTERM);
-      int st = 0;
-      waitpid(pid, &st, 0);
-    }
-  }
-  bool alive() const { return pid > 0 && waitpid(pid, nullptr, WNOHANG) == 0; }
-};
-
-}  // namespace
+using vbtest::VirtualBoard;
 
 TEST(VirtualBoard, EndToEndOverAPty) {
   VirtualBoard vb({"--boids", "500", "--seed", "3"});

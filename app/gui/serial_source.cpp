@@ -1,0 +1,136 @@
+#include "serial_source.hpp"
+
+#include <cstdio>
+
+#include "wire_params.hpp"
+
+namespace flockscope::gui {
+
+namespace {
+link::LinkOptions with_port(link::LinkOptions o, const std::string& port) {
+  o.port = port;
+  return o;
+}
+}  // namespace
+
+SerialSource::SerialSource(const std::string& port, const Params& shown, link::LinkOptions options)
+    : port_(port), link_(with_port(std::move(options), port)), board_(shown), requested_(shown) {}
+
+std::vector<BoidSource::Note> SerialSource::take_notes() {
+  std::vector<Note> out;
+  out.swap(notes_);
+  return out;
+}
+
+void SerialSource::set_params(const Params& p) {
+  if (!connected()) return;
+  for (const ParamDef& d : param_table()) {
+    const double v = get_param(p, d);
+    if (v == get_param(requested_, d)) continue;
+    if (set_param(requested_, d, v)) continue;  // the table refuses it: never sent
+    const std::uint32_t r = link_.change_param(d.id, link::to_wire(d, v));
+    pending_[r] = {d.id, {}};
+    ++pending_ids_[d.id];
+  }
+}
+
+void SerialSource::reset() {
+  if (!connected()) return;
+  const auto r = link_.command(protocol::CommandId::kReset, std::uint32_t(requested_.seed));
+  pending_[r] = {0, protocol::CommandId::kReset};
+}
+
+void SerialSource::set_paused(bool paused) {
+  const auto id = paused ? protocol::CommandId::kPause : protocol::CommandId::kResume;
+  pending_[link_.command(id)] = {0, id};
+}
+
+void SerialSource::set_boid_count(std::uint32_t n) {
+  pending_[link_.command(protocol::CommandId::kSetBoidCount, n)] = {0, protocol::CommandId::kSetBoidCount};
+}
+
+void SerialSource::set_predators(bool on) {
+  pending_[link_.command(protocol::CommandId::kPredators, on ? 1 : 0)] = {0, protocol::CommandId::kPredators};
+}
+
+bool SerialSource::advance(int) {
+  bool moved = false;
+  for (link::LinkEvent& e : link_.take_events()) on_event(e, moved);
+  // Metrics of the newest frame only: the plots get one point per drawn frame, as for a
+  // local flock.
+  if (moved) metrics_ = link::metrics_of(frame_, cluster_radius(board_), window_metrics_options(frame_.size()));
+  return moved;
+}
+
+void SerialSource::on_event(link::LinkEvent& e, bool& moved) {
+  if (auto* f = std::get_if<link::MirroredFrame>(&e)) {
+    frame_ = std::move(*f);
+    moved = true;
+  } else if (auto* s = std::get_if<link::StateChanged>(&e)) {
+    state_ = s->state;
+    if (s->state != link::LinkState::kConnected) have_params_ = false;
+    const bool bad = s->state == link::LinkState::kVersionMismatch || s->state == link::LinkState::kReconnecting;
+    note(std::string("board link: ") + link::to_string(s->state) + " (" + s->detail + ")", bad);
+  } else if (auto* p = std::get_if<link::BoardParams>(&e)) {
+    std::string flagged;
+    board_ = link::params_from_wire(p->params, board_, &flagged);
+    requested_ = board_;
+    pending_ids_.clear();
+    have_params_ = true;
+    ++revision_;
+    if (!flagged.empty()) note("the board reports values outside this app's ranges: " + flagged, true);
+  } else if (auto* d = std::get_if<link::RequestDone>(&e)) {
+    on_done(*d);
+  } else if (auto* l = std::get_if<link::BoardLog>(&e)) {
+    if (l->level >= protocol::LogLevel::kWarn) note("board: " + l->text, true);
+  }
+}
+
+void SerialSource::on_done(const link::RequestDone& d) {
+  const auto it = pending_.find(d.request);
+  if (it == pending_.end()) return;
+  const Sent sent = it->second;
+  pending_.erase(it);
+  if (sent.id != 0) {
+    if (--pending_ids_[sent.id] <= 0) pending_ids_.erase(sent.id);
+    const ParamDef* def = find_param(sent.id);
+    if (!def) return;
+    const std::string name(def->name);
+    const auto in_force = link::from_wire(*def, d.value);
+    switch (d.outcome) {
+      case link::Outcome::kAccepted:
+        if (in_force && d.status == protocol::Status::kOk) (void)set_param(board_, *def, *in_force);
+        return;  // ok_at_reset: in force after the next reset; the slider already shows it
+      case link::Outcome::kRejected:
+        note("the board rejected " + name + " = " + link::describe_wire(d.sent) + ": " + link::describe_status(d.status) +
+                 "; back to " + link::describe_wire(d.value),
+             true);
+        if (in_force) (void)set_param(board_, *def, *in_force);
+        break;
+      case link::Outcome::kUnanswered: note("the board did not acknowledge " + name + "; back to its value", true); break;
+      case link::Outcome::kNotConnected: note(name + " not sent: the board is not connected", true); break;
+    }
+    // Not taken: the slider shows the board's value again (unless a newer change is in flight).
+    if (!pending_ids_.count(sent.id)) {
+      (void)set_param(requested_, *def, get_param(board_, *def));
+      ++revision_;
+    }
+    return;
+  }
+  if (d.outcome != link::Outcome::kAccepted) {
+    note(std::string("board command failed: ") +
+             (d.outcome == link::Outcome::kRejected ? link::describe_status(d.status) : "no answer"),
+         true);
+    return;
+  }
+  if (sent.command == protocol::CommandId::kReset) {
+    // The board respawned from its pending parameters: reset-only changes are in force.
+    copy_params(board_, requested_, Apply::Reset);
+    board_.seed = requested_.seed;
+  } else if (sent.command == protocol::CommandId::kSetBoidCount) {
+    board_.boids = requested_.boids = d.value.as_int();
+    ++revision_;
+  }
+}
+
+}  // namespace flockscope::gui

@@ -1,0 +1,85 @@
+// SerialSource: a board mirrored over its serial port (app/link's BoardLink), behind the
+// same seam as a local flock, so the flock view, the plots, the recorder and the sliders
+// work on it unchanged.
+//
+// Parameters: params() is the board's truth (its parameter set, read back at every
+// handshake, and every acknowledged change); pending_params() is what the user asked for.
+// A slider change becomes a param_change; it shows as pending until the board
+// acknowledges it, and a rejection puts the board's value back with its reason.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "board_link.hpp"
+#include "boid_source.hpp"
+
+namespace flockscope::gui {
+
+class SerialSource final : public BoidSource {
+ public:
+  // Starts connecting to `port` at once (and keeps trying: the board may come later).
+  // `shown` are the parameters shown until the board's own arrive.
+  SerialSource(const std::string& port, const Params& shown, link::LinkOptions options = {});
+
+  const char* kind() const override { return "serial"; }
+  PointsView boids() const override { return link::view_of(frame_); }
+  const std::uint32_t* ids() const override { return nullptr; }
+  const std::uint8_t* groups() const override { return frame_.groups.empty() ? nullptr : frame_.groups.data(); }
+  std::span<const Predator> predators() const override { return frame_.predators; }
+  const Params& params() const override { return board_; }
+  const Params& pending_params() const override { return requested_; }
+  const Metrics& metrics() const override { return metrics_; }
+  std::uint64_t step() const override { return frame_.frame; }
+  double time() const override { return double(frame_.frame) * board_.dt; }
+
+  bool editable() const override { return connected(); }
+  bool live() const override { return true; }
+  bool param_pending(std::uint16_t id) const override { return pending_ids_.count(id) > 0; }
+  std::uint64_t params_revision() const override { return revision_; }
+  std::vector<Note> take_notes() override;
+
+  // Sends a param_change for every parameter that differs from what was last asked for.
+  void set_params(const Params& p) override;
+  // The reset command with the asked-for seed (reset-only changes take effect then).
+  void reset() override;
+  bool advance(int steps) override;
+
+  // Commands.
+  void set_paused(bool paused);
+  void set_boid_count(std::uint32_t n);
+  void set_predators(bool on);
+
+  bool connected() const { return state_ == link::LinkState::kConnected && have_params_; }
+  bool board_paused() const { return frame_.has_stats && (frame_.stats.flags & protocol::kStatsFlagPaused); }
+  bool board_predators() const { return frame_.has_stats && (frame_.stats.flags & protocol::kStatsFlagPredators); }
+  const link::MirroredFrame& frame() const { return frame_; }
+  link::LinkStatus link_status() const { return link_.status(); }
+  const std::string& port() const { return port_; }
+  std::size_t requests_pending() const { return pending_.size(); }
+
+ private:
+  void on_event(link::LinkEvent& e, bool& moved);
+  void on_done(const link::RequestDone& d);
+  void note(std::string text, bool error) { notes_.push_back({std::move(text), error}); }
+
+  std::string port_;
+  link::BoardLink link_;
+  link::LinkState state_ = link::LinkState::kClosed;
+  bool have_params_ = false;
+  Params board_, requested_;
+  link::MirroredFrame frame_;
+  Metrics metrics_;
+  struct Sent {
+    std::uint16_t id;        // parameter id, or 0 for a command
+    protocol::CommandId command{};
+  };
+  std::map<std::uint32_t, Sent> pending_;    // request number -> what it was
+  std::map<std::uint16_t, int> pending_ids_; // parameter id -> requests in flight
+  std::uint64_t revision_ = 0;
+  std::vector<Note> notes_;
+};
+
+}  // namespace flockscope::gui

@@ -1,0 +1,128 @@
+// Board frames put back together from the real wire: the board's own encoder writes the
+// chunks, the decoder reads them, the assembler joins them. Lost chunks leave the older
+// positions in place and mark the frame partial; skipped frame numbers are counted.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "frame_assembler.hpp"
+#include "flockscope/protocol/protocol.hpp"
+
+using namespace flockscope;
+namespace proto = flockscope::protocol;
+
+namespace {
+
+struct Board {
+  std::vector<float> x, y, vx, vy;
+  std::vector<std::uint8_t> g;
+  proto::Encoder enc;
+  explicit Board(std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      x.push_back(float(i) * 0.5f), y.push_back(100.0f + float(i % 7)), vx.push_back(1.25f), vy.push_back(-0.5f);
+      g.push_back(std::uint8_t(i % 3));
+    }
+  }
+  // The messages of one frame: state chunks, then predators, metrics, stats.
+  std::vector<proto::Message> frame(std::uint32_t f) {
+    std::vector<std::uint8_t> wire(proto::flock_state_wire_bound(x.size(), true));
+    proto::StateEncoding e;
+    e.frame = f;
+    const std::size_t n = proto::encode_flock_state({x, y, vx, vy, g}, e, enc, wire);
+    std::vector<proto::Message> out;
+    proto::StaticDecoder<> dec;
+    std::span<const std::uint8_t> in(wire.data(), n);
+    proto::Message m;
+    while (dec.next(in, m)) out.push_back(m);
+    proto::Message pr{};
+    pr.type = proto::MsgType::kPredators, pr.version = 1;
+    pr.predators = {f, 1, 4, 8, {{160, 320, 256, 0}}};
+    out.push_back(pr);
+    proto::Message me{};
+    me.type = proto::MsgType::kMetrics, me.version = 1;
+    me.metrics = {f, 12.5f, 100, 200, 0.75f, 1.5f};
+    out.push_back(me);
+    proto::Message st{};
+    st.type = proto::MsgType::kStats, st.version = 1;
+    st.stats = {f, 30, 1000, 32333, std::uint32_t(x.size()), 5000, 0, 0};
+    out.push_back(st);
+    return out;
+  }
+};
+
+}  // namespace
+
+TEST(FrameAssembler, AFrameOf300BoidsComesBackWhole) {
+  Board b(300);
+  link::FrameAssembler a;
+  std::vector<link::MirroredFrame> got;
+  for (const auto& m : b.frame(7)) a.add(m, [&](const link::MirroredFrame& f) { got.push_back(f); });
+  ASSERT_EQ(got.size(), 1u);
+  const auto& f = got[0];
+  EXPECT_EQ(f.frame, 7u);
+  EXPECT_TRUE(f.state_complete);
+  ASSERT_EQ(f.size(), 300u);
+  EXPECT_EQ(f.x[299], 149.5f);  // 1/16 px quantisation is exact for these values
+  EXPECT_EQ(f.y[6], 106.0f);
+  EXPECT_EQ(f.vx[10], 1.25f);
+  EXPECT_EQ(f.vy[10], -0.5f);
+  ASSERT_EQ(f.groups.size(), 300u);
+  EXPECT_EQ(f.groups[5], 2);
+  ASSERT_EQ(f.predators.size(), 1u);
+  EXPECT_EQ(f.predators[0].x, 10.0f);  // 160 / 16
+  EXPECT_EQ(f.predators[0].vx, 1.0f);  // 256 / 256
+  EXPECT_TRUE(f.has_metrics && f.has_stats);
+  EXPECT_EQ(f.metrics.diameter, 12.5f);
+  EXPECT_EQ(a.counters().complete, 1u);
+}
+
+TEST(FrameAssembler, LostChunkKeepsOlderPositionsAndMarksThePartialFrame) {
+  Board b(300);  // chunks of 120: [0,120) [120,240) [240,300)
+  link::FrameAssembler a;
+  std::vector<link::MirroredFrame> got;
+  auto emit = [&](const link::MirroredFrame& f) { got.push_back(f); };
+  for (const auto& m : b.frame(1)) a.add(m, emit);
+  for (auto& v : b.x) v += 3.0f;  // everyone moves 3 px
+  auto msgs = b.frame(2);
+  msgs.erase(msgs.begin() + 1);  // the second chunk is lost
+  for (const auto& m : msgs) a.add(m, emit);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_FALSE(got[1].state_complete);
+  EXPECT_EQ(got[1].x[0], 3.0f);           // from frame 2
+  EXPECT_EQ(got[1].x[130], 65.0f);        // still frame 1's position
+  EXPECT_EQ(got[1].x[250], 128.0f);       // frame 2 again
+  EXPECT_EQ(a.counters().partial, 1u);
+  EXPECT_EQ(a.counters().missed, 0u);
+}
+
+TEST(FrameAssembler, MissingStatsAndSkippedFramesAreCounted) {
+  Board b(50);
+  link::FrameAssembler a;
+  std::vector<std::uint32_t> got;
+  auto emit = [&](const link::MirroredFrame& f) { got.push_back(f.frame); };
+  auto f1 = b.frame(1);
+  f1.pop_back();  // frame 1's stats lost: frame 2's first chunk closes it
+  for (const auto& m : f1) a.add(m, emit);
+  EXPECT_TRUE(got.empty());
+  for (const auto& m : b.frame(2)) a.add(m, emit);
+  for (const auto& m : b.frame(5)) a.add(m, emit);  // 3 and 4 never came
+  EXPECT_EQ(got, (std::vector<std::uint32_t>{1, 2, 5}));
+  EXPECT_EQ(a.counters().missed, 2u);
+  for (const auto& m : b.frame(1)) a.add(m, emit);  // the board was reset: numbering restarts
+  EXPECT_EQ(a.counters().discontinuities, 1u);
+  EXPECT_EQ(a.counters().frames, 4u);
+}
+
+TEST(FrameAssembler, ChunkClaimingMoreThanItsTotalIsDropped) {
+  Board b(10);
+  auto msgs = b.frame(3);
+  msgs[0].flock_state.offset = 5;  // 5 + 10 > total 10
+  link::FrameAssembler a;
+  int frames = 0;
+  for (const auto& m : msgs) a.add(m, [&](const link::MirroredFrame& f) {
+    ++frames;
+    EXPECT_FALSE(f.state_complete);
+  });
+  EXPECT_EQ(frames, 1);
+  EXPECT_EQ(a.counters().bad_chunks, 1u);
+}

@@ -1,0 +1,112 @@
+// `flockscope mirror` as a script runs it, against the virtual board over a pseudo-terminal:
+// 2,000 boids at 30 fps mirrored for 60 s with no frame lost; --set changes acknowledged;
+// metrics.csv with the columns of `flockscope run`; the error exits.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "../board/vboard_process.hpp"
+
+namespace fs = std::filesystem;
+using vbtest::VirtualBoard;
+
+namespace {
+
+fs::path out_dir(const std::string& tag) {
+  const fs::path d = fs::temp_directory_path() / ("flockscope-mirror-" + tag + "-" + std::to_string(getpid()));
+  fs::remove_all(d);
+  return d;
+}
+
+// Runs the command, returns its exit status; stdout+stderr in `output`.
+int run(const std::string& args, std::string& output) {
+  const fs::path log = fs::temp_directory_path() / ("flockscope-mirror-log-" + std::to_string(getpid()));
+  const int rc = std::system((std::string(FLOCKSCOPE_BIN) + " " + args + " > " + log.string() + " 2>&1").c_str());
+  std::ifstream in(log);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  output = ss.str();
+  fs::remove(log);
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+std::string first_line(const fs::path& f) {
+  std::ifstream in(f);
+  std::string s;
+  std::getline(in, s);
+  return s;
+}
+
+std::size_t lines(const fs::path& f) {
+  std::ifstream in(f);
+  std::size_t n = 0;
+  for (std::string s; std::getline(in, s);) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(MirrorCli, TwoThousandBoidsAt30FpsForSixtySecondsWithNoFrameLost) {
+  const char* s = std::getenv("FLOCKSCOPE_MIRROR_SECONDS");  // shorter by hand; CI runs the full 60
+  const int seconds = s ? std::atoi(s) : 60;
+  VirtualBoard vb({"--boids", "2000"}, (fs::temp_directory_path() / ("flockscope-mirror-vb-" + std::to_string(getpid()))).string());
+  ASSERT_TRUE(fs::exists(vb.link));
+  const fs::path out = out_dir("60s");
+  std::string output;
+  const int rc = run("mirror --port " + vb.link + " --seconds " + std::to_string(seconds) +
+                         " --set maxspeed=5 --set visualRange=45 --quiet --out " + out.string() + " --record " +
+                         (out / "board.flkrec").string(),
+                     output);
+  ASSERT_EQ(rc, 0) << output;
+  const auto j = nlohmann::json::parse(std::ifstream(out / "link.json"));
+  const auto& f = j["frames"];
+  const double expected = 30.0 * seconds;
+  std::printf("mirror: %s\n", f.dump().c_str());
+  std::printf("link: %s\n", j["link"].dump().c_str());
+  EXPECT_GE(f["received"].get<double>(), expected * 0.97);
+  EXPECT_EQ(f["missed"], 0) << "board frames never seen";
+  EXPECT_EQ(f["partial"], 0) << "frames with boids missing";
+  EXPECT_EQ(f["complete"], f["received"]);
+  EXPECT_EQ(f["boids"], 2000);
+  EXPECT_EQ(j["link"]["bad_crc"], 0);
+  EXPECT_EQ(j["link"]["seq_gaps"], 0);
+  EXPECT_EQ(j["link"]["frames_dropped_by_app"], 0);
+  EXPECT_GT(j["link"]["bytes_per_s"].get<double>(), 400000.0);  // 2000 boids x 30 fps of state
+  ASSERT_EQ(j["changes"].size(), 2u);
+  EXPECT_EQ(j["changes"][0]["name"], "maxspeed");
+  EXPECT_EQ(j["changes"][0]["in_force"], "5");
+  EXPECT_EQ(j["changes"][1]["in_force"], "45");
+  EXPECT_EQ(j["params"]["visualRange"], 45.0);
+  // The columns of `flockscope run`, one row per board frame.
+  EXPECT_EQ(first_line(out / "metrics.csv"),
+            "step,time,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,share_right,share_left");
+  EXPECT_EQ(lines(out / "metrics.csv"), f["received"].get<std::size_t>() + 1);
+  EXPECT_GT(fs::file_size(out / "board.flkrec"), 1000000u);
+  fs::remove_all(out);
+}
+
+TEST(MirrorCli, RejectedChangeExitsOneWithTheBoardsReason) {
+  VirtualBoard vb({"--boids", "200"}, (fs::temp_directory_path() / ("flockscope-mirror-vbr-" + std::to_string(getpid()))).string());
+  const fs::path out = out_dir("reject");
+  std::string output;
+  EXPECT_EQ(run("mirror --port " + vb.link + " --seconds 1 --set visualRange=500 --out " + out.string(), output), 1);
+  EXPECT_NE(output.find("the board rejected visualRange=500: out of range (it keeps 40)"), std::string::npos) << output;
+  EXPECT_FALSE(fs::exists(out / "metrics.csv"));
+  // Refused by this app's own table before anything is sent.
+  EXPECT_EQ(run("mirror --port " + vb.link + " --seconds 1 --set visualRange=-3 --out " + out.string(), output), 2);
+  EXPECT_NE(output.find("--set visualRange=-3"), std::string::npos) << output;
+  EXPECT_EQ(run("mirror --port " + vb.link + " --seconds 1 --set nosuchthing=1 --out " + out.string(), output), 2);
+}
+
+TEST(MirrorCli, NoBoardOnThePortExitsOneAfterTheTimeout) {
+  const fs::path out = out_dir("none");
+  std::string output;
+  EXPECT_EQ(run("mirror --port /nonexistent/ttyACM9 --connect-timeout 0.5 --out " + out.string(), output), 1);
+  EXPECT_NE(output.find("no board answered on /nonexistent/ttyACM9"), std::string::npos) << output;
+  EXPECT_NE(output.find("no device"), std::string::npos) << output;
+}
