@@ -91,7 +91,12 @@ class Mirror {
   }
 
   void run() {
-    if (!args_.record.empty()) recorder_ = std::make_unique<RecordingWriter>(args_.record, *board_params_, "serial");
+    if (!args_.record.empty()) {
+      std::error_code ec;
+      const auto parent = std::filesystem::path(args_.record).parent_path();
+      if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+      recorder_ = std::make_unique<RecordingWriter>(args_.record, *board_params_, "serial");
+    }
     rows_.clear();
     const auto start = Clock::now();
     const auto end = start + std::chrono::duration<double>(args_.seconds);

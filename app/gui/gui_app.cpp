@@ -521,12 +521,6 @@ void GuiApp::update() {
   times_.simulate = times_.metrics = 0;
   times_.steps = 0;
   source_moved_ = false;
-  for (auto& n : source_->take_notes()) note(n.text, n.error);
-  if (source_->params_revision() != params_revision_) {
-    // The source changed its parameters (a board's set read back, a change rejected).
-    params_revision_ = source_->params_revision();
-    edit_ = source_->pending_params();
-  }
   if (params_changed_ && source_->editable()) {
     source_->set_params(edit_);  // live parameters act from this frame's steps on
     params_changed_ = false;
@@ -560,6 +554,12 @@ void GuiApp::update() {
     times_.simulate = ms_since(s0);
     times_.steps = steps;
     source_moved_ = source_moved_ || moved;
+  }
+  for (auto& n : source_->take_notes()) note(n.text, n.error);
+  if (source_->params_revision() != params_revision_) {
+    // The source changed its parameters (a board's set read back, a change rejected).
+    params_revision_ = source_->params_revision();
+    edit_ = source_->pending_params();
   }
   if (source_moved_) {
     push_plot_point();
