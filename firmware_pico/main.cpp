@@ -8,6 +8,11 @@
 //                           cycles include drawing
 //   FLOCKSCOPE_MAX_BOIDS    capacity (default 4000: the RAM budget in README.md)
 //
+// Measurement (emulator/measure.mjs, measure_cycles.sh): the runner patches
+// flockscope_measure_config in the flash image; the firmware then runs that many boids
+// with a sink transport playing a connected app (every stream on), times each phase of
+// each frame and leaves the means in flockscope_measure_result for the runner to read.
+//
 // Sections: memory | USB transport | the two cores | frame loop
 #include <cstdio>
 #include <cstring>
@@ -16,6 +21,7 @@
 #include "flockscope/board/board.hpp"
 #include "flockscope/board/draw.hpp"
 #include "hardware/clocks.h"
+#include "hardware/structs/systick.h"
 #include "pico/stdlib.h"
 #include "tusb.h"
 #ifndef FLOCKSCOPE_SINGLE_CORE
@@ -29,7 +35,7 @@
 #define FLOCKSCOPE_MAX_BOIDS 4000
 #endif
 #ifndef FLOCKSCOPE_MAX_CELLS
-#define FLOCKSCOPE_MAX_CELLS 1024
+#define FLOCKSCOPE_MAX_CELLS 2048
 #endif
 
 namespace fb = flockscope::board;
@@ -39,7 +45,7 @@ using fb::fix;
 namespace {
 constexpr std::uint32_t kCap = FLOCKSCOPE_MAX_BOIDS;
 fix g_x[kCap], g_y[kCap], g_vx[kCap], g_vy[kCap];
-fix g_sx[kCap], g_sy[kCap], g_svx[kCap], g_svy[kCap];
+fb::NearBoid g_near[kCap];
 std::uint16_t g_id[kCap], g_sid[kCap], g_cell[kCap];
 std::uint16_t g_cell_start[FLOCKSCOPE_MAX_CELLS + 1];
 fix g_bias[fb::kMaxScouts];
@@ -113,19 +119,10 @@ void draw_frame(fb::Framebuffer& fbuf, bool full_clear, std::uint32_t elapsed_s)
   if (full_clear) {
     fbuf.clear();
   } else {
+    // The previous frame's Q23.9 snapshot holds the positions drawn last frame.
     const std::uint32_t n = f.size();
-    std::uint32_t* w = fbuf.words();
-    for (std::uint32_t k = 0; k < n; ++k) {
-      const int x = g_sx[k].raw >> 16, y = g_sy[k].raw >> 16;
-      for (int dy = 0; dy < 2; ++dy) {
-        const int yy = y + dy;
-        if (unsigned(yy) >= unsigned(fb::kFbHeight)) continue;
-        for (int dx = 0; dx < 2; ++dx) {
-          const int xx = x + dx;
-          if (unsigned(xx) < unsigned(fb::kFbWidth)) w[yy * fb::kFbWordsPerRow + (xx >> 5)] &= ~(1u << (xx & 31));
-        }
-      }
-    }
+    const fb::NearBoid* prev = f.previous();
+    for (std::uint32_t k = 0; k < n; ++k) fbuf.dot2(prev[k].x >> 9, prev[k].y >> 9, false);
     fbuf.clear(0, 16);  // the status line
   }
   static fb::Predator last_pred[fb::kMaxPredators];
@@ -148,6 +145,38 @@ void draw_frame(fb::Framebuffer& fbuf, bool full_clear, std::uint32_t elapsed_s)
   for (std::uint32_t i = 0; i < last_npred; ++i) last_pred[i] = f.predator(i);
   fb::draw_status(fbuf, f.size(), g_board->pacer().fps(), elapsed_s);
 }
+
+// ---------------------------------------------------------------- measurement
+struct MeasureConfig {
+  std::uint32_t boids, warmup, frames;  // boids 0xFFFFFFFF: no measurement (the normal image)
+};
+struct MeasureResult {
+  std::uint32_t done, boids, frames;  // done = 1 once `frames` frames were averaged
+  std::uint32_t grid, scan, update, draw, link, compute;  // mean cycles per frame
+  std::uint32_t scan_mismatch;  // check_scan() on the first frame: assembly vs C++ (0)
+  std::uint32_t live_frame, live_boids, live_compute;  // the last frame (spawning runs)
+};
+}  // namespace
+extern "C" {
+// Patched in the flash image by emulator/measure.mjs (volatile: read from flash at run time).
+__attribute__((used)) volatile const MeasureConfig flockscope_measure_config = {0xFFFFFFFFu, 0, 0};
+__attribute__((used)) volatile MeasureResult flockscope_measure_result;
+}
+namespace {
+
+// The measurement's app: a connected port that takes every byte (the link's CPU work,
+// encoding and framing, without the USB driver's copies).
+class SinkTransport final : public fb::Transport {
+ public:
+  std::size_t read(std::uint8_t*, std::size_t) override { return 0; }
+  std::size_t write(const std::uint8_t*, std::size_t n) override { return n; }
+  bool connected() override { return true; }
+};
+
+// SysTick as an up-counting cycle counter modulo 2^24 (BoardFlock's profile clock).
+std::uint32_t systick_cycles() { return 0u - systick_hw->cvr; }
+
+std::uint32_t cycles_since(std::uint64_t t0_us) { return std::uint32_t((time_us_64() - t0_us) * 125u); }
 
 // A decimal number into a buffer (no printf formatting of floats on the board).
 char* put_u32(char* p, std::uint32_t v) {
@@ -175,10 +204,26 @@ int main() {
 #ifdef FLOCKSCOPE_INITIAL_BOIDS
   cfg.boids = FLOCKSCOPE_INITIAL_BOIDS;
 #endif
-  const fb::FlockBuffers bufs{g_x,   g_y,   g_vx, g_vy,   g_sx,       g_sy,         g_svx,
-                              g_svy, g_id,  g_sid, g_cell, g_cell_start, g_bias, kCap,
-                              FLOCKSCOPE_MAX_CELLS, fb::kMaxScouts};
+  const MeasureConfig mcfg{flockscope_measure_config.boids, flockscope_measure_config.warmup,
+                           flockscope_measure_config.frames};
+  const bool measuring = mcfg.boids != 0xFFFFFFFFu;
+  if (measuring) cfg.boids = mcfg.boids < kCap ? mcfg.boids : kCap;  // 0: the lab's spawning
+  const fb::FlockBuffers bufs{g_x,    g_y,          g_vx,   g_vy, g_near,
+                              g_id,   g_sid,        g_cell, g_cell_start,
+                              g_bias, kCap,         FLOCKSCOPE_MAX_CELLS, fb::kMaxScouts};
   g_board = new (g_board_mem) fb::Board(cfg, bufs);
+  SinkTransport sink;
+  if (measuring) {
+    systick_hw->rvr = 0xFFFFFF;
+    systick_hw->cvr = 0;
+    systick_hw->csr = 0x5;  // enabled, processor clock, no interrupt
+    g_board->flock().set_profile_clock(systick_cycles);
+    flockscope_measure_result.boids = cfg.boids;
+    g_board->handle(flockscope::protocol::make_hello(flockscope::protocol::Role::kApp, 0, 1, 0, 100000, 0x1FF,
+                                                     "measure"));
+  }
+  std::uint64_t m_grid = 0, m_scan = 0, m_update = 0, m_draw = 0, m_link = 0;
+  std::uint32_t m_frames = 0, m_seen = 0;
   fb::Framebuffer fbuf(g_fb);
   fbuf.clear();
 #ifndef FLOCKSCOPE_NO_VGA
@@ -192,18 +237,60 @@ int main() {
   std::uint64_t last_log = time_us_64();
   std::uint64_t cycles_sum = 0;
   std::uint32_t cycles_frames = 0;
+  fb::Transport& io = measuring ? static_cast<fb::Transport&>(sink) : static_cast<fb::Transport&>(g_usb);
   for (;;) {
     tud_task();
-    const std::uint64_t deadline = g_board->frame_start(g_usb, time_us_64());
+    const std::uint64_t tl0 = time_us_64();
+    const std::uint64_t deadline = g_board->frame_start(io, time_us_64());
+    std::uint32_t link = cycles_since(tl0);
     const std::uint64_t t0 = time_us_64();
-    if (g_board->running()) step_flock();
     fb::BoardFlock& f = g_board->flock();
+    std::uint32_t grid = 0, update = 0;
+    if (measuring && g_board->running()) {
+      // step_flock() in its phases, timed; the first frame also checks the scan.
+      f.clear_scan_cycles();
+      f.begin_step();
+      if (m_seen == 0) flockscope_measure_result.scan_mismatch = f.check_scan();
+      grid = cycles_since(t0);
+      const std::uint64_t tu = time_us_64();
+      update_share(0, 1);  // one core: the measurement is single-core in either image
+      f.end_step();
+      update = cycles_since(tu);
+    } else if (g_board->running()) {
+      step_flock();
+    }
+    const std::uint64_t td = time_us_64();
     const bool full_clear = f.size() < last_size || f.frame() < last_frame;
     draw_frame(fbuf, full_clear, g_board->elapsed_ms() / 1000);
     last_size = f.size();
     last_frame = f.frame();
     const std::uint64_t t1 = time_us_64();
+    const std::uint32_t draw = std::uint32_t((t1 - td) * 125u);
+    const std::uint64_t te = time_us_64();
     g_board->frame_end(t1, std::uint32_t(t1 - t0));
+    if (measuring) {
+      g_board->pump(io);  // the whole frame's output (the sink takes everything)
+      link += cycles_since(te);
+      volatile MeasureResult& r = flockscope_measure_result;
+      r.live_frame = f.frame();
+      r.live_boids = f.size();
+      r.live_compute = std::uint32_t((t1 - t0) * 125u);
+      if (m_seen >= mcfg.warmup && m_frames < mcfg.frames) {
+        m_grid += grid, m_scan += f.scan_cycles(), m_update += update, m_draw += draw, m_link += link;
+        if (++m_frames == mcfg.frames) {
+          r.grid = std::uint32_t(m_grid / m_frames);
+          r.scan = std::uint32_t(m_scan / m_frames);
+          r.update = std::uint32_t((m_update - m_scan) / m_frames);  // update without the scan
+          r.draw = std::uint32_t(m_draw / m_frames);
+          r.link = std::uint32_t(m_link / m_frames);
+          r.compute = std::uint32_t((m_grid + m_update + m_draw) / m_frames);
+          r.frames = m_frames;
+          r.boids = f.size();
+          r.done = 1;
+        }
+      }
+      ++m_seen;
+    }
     const auto cycles = std::uint32_t((t1 - t0) * (clock_get_hz(clk_sys) / 1000000u));
     cycles_sum += cycles;
     ++cycles_frames;
@@ -225,7 +312,7 @@ int main() {
     }
     do {
       tud_task();
-      g_board->pump(g_usb);
+      g_board->pump(io);
     } while (time_us_64() < deadline);
   }
 }

@@ -3,12 +3,16 @@
 // Tolerance (documented in firmware_pico/README.md): from the same state, placed on the
 // 1/256-px grid that both represent exactly, one step agrees within 2e-3 px (positions)
 // and px/frame (velocities) for every boid; after 10 steps 75 % of the boids are still
-// within 0.01 px and 95 % within 0.1 px (the others sat on a range boundary that a tiny
-// difference flipped), the mean deviation below 0.05;
+// within 0.01 px and 92 % within 0.1 px (the others sat on a range boundary that a tiny
+// difference flipped), the mean deviation below 0.05. The neighbour test reads each boid
+// at 1/512 px (the scan's Q23.9 snapshot), so an offset is off by up to 1/512 px; how many
+// boids a flip reaches within 10 steps is luck of the draw: over seeds 11-16 the shares
+// were 75-91 % and 92.7-99.6 % (seed 11, used here: 82.0 % and 95.1 %);
 // and after 100 steps the flock metrics agree within a few percent (by then the
 // two runs have diverged boid by boid, as any two chaotic runs do, but not as flocks).
-// The differences come from the Q16.16 coefficients (centeringfactor 0.0005 is 33/65536)
-// and from rounding in Q16.16 products, quotients and square roots.
+// The differences come from the Q16.16 coefficients (centeringfactor 0.0005 is 33/65536),
+// the 1/512-px neighbour snapshot, and rounding in Q16.16 products, quotients and square
+// roots.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -124,7 +128,7 @@ TEST(BoardFlock, TenStepsStayClose) {
   std::printf("10 steps: mean deviation %.2e, max %.2e; %.1f %% of boids within 0.01, %.1f %% within 0.1\n",
               mean_dev, max_dev, 100 * share, 100 * share_01);
   EXPECT_GT(share, 0.75);
-  EXPECT_GT(share_01, 0.95);
+  EXPECT_GT(share_01, 0.92);
   EXPECT_LT(mean_dev, 0.05);
 }
 
@@ -190,5 +194,74 @@ TEST(BoardFlock, SpeedsStayWithinLimits) {
     const double v = std::hypot(board.vx(k).to_double(), board.vy(k).to_double());
     EXPECT_GE(v, 3.0 - 1e-3);
     EXPECT_LE(v, 6.0 + 1e-3);
+  }
+}
+
+// The neighbour grid (5 x 5 cells of half the range, fast assembly-shaped scan inside,
+// general scan near the clamped edge cells) against all pairs, on the same Q23.9 snapshot
+// and with core's rules::cornell_classify: the same sums for every boid, including a
+// cluster far off screen (clamped cells, general scan).
+TEST(BoardFlock, GridScanFindsExactlyTheAllPairsNeighbours) {
+  fb::HostFlockStorage storage(2100);
+  fb::ParamStore store{fb::BoardLimits{}};
+  fb::BoardFlock board(storage.buffers);
+  board.reset(store, 7, 2000);
+  for (int i = 0; i < 30; ++i) board.step();
+  board.set_count(2010);  // the new ones (ids 2000..2009) are the last slots: move them off screen
+  for (std::uint32_t k = 2000; k < 2010; ++k)
+    board.set_boid(k, fb::fix(-900.0 + 3.0 * (k - 2000)), fb::fix(1300.0 + 2.5 * (k % 3)), fb::fix(1), fb::fix(0));
+  board.begin_step();
+  const fb::NearBoid* near = board.previous();
+  flockscope::rules::CornellCoeffs<fb::near9> c{};
+  c.range = fb::near9::from_raw(40 * 512);
+  c.visual2 = fb::near9::from_raw(std::int64_t(40 * 512) * (40 * 512));
+  c.protected2 = fb::near9::from_raw(std::int64_t(8 * 512) * (8 * 512));
+  std::uint32_t fast = 0, general = 0;
+  std::uint64_t pairs = 0;
+  for (std::uint32_t k = 0; k < board.size(); ++k) {
+    fb::ScanJob job;
+    (board.scan_sums(k, job) ? fast : general) += 1;
+    std::uint32_t sx = 0, sy = 0;
+    std::int32_t svx = 0, svy = 0, seen = 0, sepx = 0, sepy = 0;
+    for (std::uint32_t j = 0; j < board.size(); ++j) {
+      if (j == k) continue;
+      const std::int32_t dx = near[k].x - near[j].x, dy = near[k].y - near[j].y;
+      bool separate, visible;
+      flockscope::rules::cornell_classify(fb::near9::from_raw(dx), fb::near9::from_raw(dy), c, separate, visible);
+      if (separate) sepx += dx, sepy += dy;
+      if (visible) {
+        sx += std::uint32_t(near[j].x), sy += std::uint32_t(near[j].y);
+        svx += near[j].vx, svy += near[j].vy, ++seen;
+      }
+    }
+    pairs += std::uint32_t(seen);
+    ASSERT_EQ(job.seen, seen) << "slot " << k;
+    ASSERT_EQ(job.sum_x, sx) << "slot " << k;
+    ASSERT_EQ(job.sum_y, sy) << "slot " << k;
+    ASSERT_EQ(job.sum_vx, svx) << "slot " << k;
+    ASSERT_EQ(job.sum_vy, svy) << "slot " << k;
+    ASSERT_EQ(job.sep_x, sepx) << "slot " << k;
+    ASSERT_EQ(job.sep_y, sepy) << "slot " << k;
+  }
+  std::printf("grid scan: %u boids by the fast scan, %u by the general one, %.1f visible neighbours a boid\n", fast,
+              general, double(pairs) / board.size());
+  EXPECT_GT(fast, 1900u);
+  EXPECT_GE(general, 10u);  // the off-screen cluster
+}
+
+TEST(BoardFlock, FastScanGivesTheSameFlockAsTheGeneralOne) {
+  fb::HostFlockStorage sa(1500), sb(1500);
+  fb::ParamStore store{fb::BoardLimits{}};
+  fb::BoardFlock a(sa.buffers), b(sb.buffers);
+  b.set_general_scan_only(true);
+  a.reset(store, 21, 1500);
+  b.reset(store, 21, 1500);
+  for (int i = 0; i < 40; ++i) a.step(), b.step();
+  for (std::uint32_t k = 0; k < a.size(); ++k) {
+    ASSERT_EQ(a.id(k), b.id(k));
+    ASSERT_EQ(a.x(k).raw, b.x(k).raw);
+    ASSERT_EQ(a.y(k).raw, b.y(k).raw);
+    ASSERT_EQ(a.vx(k).raw, b.vx(k).raw);
+    ASSERT_EQ(a.vy(k).raw, b.vy(k).raw);
   }
 }

@@ -7,7 +7,6 @@
 #include "flockscope/protocol/flock_state.hpp"
 
 using flockscope::board::fix;
-using flockscope::board::fix8;
 
 TEST(BoardFixed, ConstructionAndArithmetic) {
   EXPECT_EQ(fix(1).raw, 65536);
@@ -45,13 +44,6 @@ TEST(BoardFixed, SqrtWithinOneStep) {
   EXPECT_EQ(sqrt(fix(-4)).raw, 0);
 }
 
-TEST(BoardFixed, Fix8ProductExactBelow128px) {
-  // The neighbour test's type: a product of offsets below 128 px is exact in 32 bits.
-  const fix8 a = fix8::from_raw(32767), b = fix8::from_raw(-32767);
-  EXPECT_EQ((a * a + b * b).raw, std::int32_t((std::int64_t(32767) * 32767 * 2) >> 8));
-  EXPECT_EQ((fix8(40) * fix8(40)).raw, fix8(1600).raw);
-}
-
 TEST(BoardFixed, QuantiseMatchesTheProtocol) {
   for (double v : {0.0, 1.0 / 32, 1.0 / 16, 3.03125, -3.03125, 100.47, -100.53, 639.99, -0.015625, 2047.97, 5000.0, -5000.0}) {
     const fix f(v);
@@ -61,4 +53,59 @@ TEST(BoardFixed, QuantiseMatchesTheProtocol) {
           << v << " shift " << shift;
     }
   }
+}
+
+TEST(BoardFixed, ProductEqualsThe64BitOneEverywhere) {
+  // operator* takes four 32-bit products when both factors are below 128 in magnitude and
+  // the saturating 64-bit product otherwise: bit for bit the same as the latter.
+  auto reference = [](std::int32_t a, std::int32_t b) {
+    return fix::saturate((std::int64_t(a) * b) >> 16);
+  };
+  std::uint64_t state = 88172645463325252ull;
+  auto next = [&state] {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return std::uint32_t(state);
+  };
+  const std::int32_t edges[] = {0, 1, -1, 65535, -65536, 65536, (1 << 23) - 1, -(1 << 23), 1 << 23, -(1 << 23) - 1,
+                                INT32_MAX, INT32_MIN, 33, -12345678};
+  for (std::int32_t a : edges)
+    for (std::int32_t b : edges) EXPECT_EQ((fix::from_raw(a) * fix::from_raw(b)).raw, reference(a, b)) << a << " " << b;
+  for (int i = 0; i < 200000; ++i) {
+    const int shift_a = int(next() % 32), shift_b = int(next() % 32);
+    const auto a = std::int32_t(next()) >> shift_a, b = std::int32_t(next()) >> shift_b;
+    ASSERT_EQ((fix::from_raw(a) * fix::from_raw(b)).raw, reference(a, b)) << a << " " << b;
+  }
+}
+
+TEST(BoardFixed, Q9RoundingAndExactSquares) {
+  using flockscope::board::near9;
+  using flockscope::board::round_q9;
+  EXPECT_EQ(round_q9(fix(1.5).raw), 768);
+  EXPECT_EQ(round_q9(fix(-1.5).raw), -768);
+  EXPECT_EQ(round_q9(64), 1);   // half a step rounds up
+  EXPECT_EQ(round_q9(63), 0);
+  const near9 d = near9::from_raw(40 * 512);
+  EXPECT_EQ((d * d + d * d).raw, 2LL * 40 * 40 * 512 * 512);
+  EXPECT_EQ(abs_of(near9::from_raw(-5)).raw, 5);
+}
+
+TEST(BoardFixed, SqrtFastPathEqualsTheDigitLoop) {
+  // Below raw 2^30 sqrt takes 32-bit steps; it must give the 64-bit digit loop's result:
+  // floor(sqrt(raw * 2^16)).
+  auto reference = [](std::int32_t raw) {
+    const auto v = std::uint64_t(std::uint32_t(raw)) << 16;
+    auto r = std::uint64_t(std::sqrt(double(v)));
+    while (r * r > v) --r;
+    while ((r + 1) * (r + 1) <= v) ++r;
+    return std::int32_t(r);
+  };
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 300000; ++i) {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    const auto raw = std::int32_t(std::uint32_t(state) >> (1 + (state >> 40) % 31));
+    if (raw <= 0) continue;
+    ASSERT_EQ(sqrt(fix::from_raw(raw)).raw, reference(raw)) << raw;
+  }
+  for (std::int32_t raw : {1, 2, 3, 4, 65535, 65536, 65537, (1 << 30) - 1, 1 << 30, INT32_MAX})
+    EXPECT_EQ(sqrt(fix::from_raw(raw)).raw, reference(raw)) << raw;
 }

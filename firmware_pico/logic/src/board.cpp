@@ -200,11 +200,11 @@ void Board::handle_command(const Message& m) {
 
 // ---------------------------------------------------------------- output
 void Board::ring_push(const std::uint8_t* p, std::size_t n) {
-  std::size_t tail = (ring_head_ + ring_used_) % kTxRing;
-  for (std::size_t i = 0; i < n; ++i) {
-    ring_[tail] = p[i];
-    tail = tail + 1 == kTxRing ? 0 : tail + 1;
-  }
+  // At most two contiguous copies (callers check the room first).
+  const std::size_t tail = (ring_head_ + ring_used_) % kTxRing;
+  const std::size_t first = kTxRing - tail < n ? kTxRing - tail : n;
+  std::memcpy(ring_ + tail, p, first);
+  std::memcpy(ring_, p + first, n - first);
   ring_used_ += n;
 }
 

@@ -51,22 +51,31 @@ void BoardFlock::configure(const ParamStore& p) {
   c.separation = v(pid::separation) != 0;
   c.dynamic_bias = v(pid::dynamicbias) != 0;
   c_ = c;
-  near_ = {};
-  near_.range = fix8(range);
-  near_.protected2 = fix8(prot * prot);
-  near_.visual2 = fix8(vis * vis);
+  // The neighbour test in Q23.9: the box half-width and the squared ranges (exact squares
+  // of the Q23.9 ranges, units of 2^-18 px^2).
+  const std::int64_t vis9 = std::llround(vis * 512), prot9 = std::llround(prot * 512);
+  range9_ = std::int32_t(vis9 > prot9 ? vis9 : prot9);
+  visual2_ = std::uint64_t(vis9 * vis9);
+  protected2_ = std::uint64_t(prot9 * prot9);
   biasval_ = fix(v(pid::biasval));
 
-  // Grid: cells of at least the interaction range, at most max_cells of them.
-  std::int32_t cs = std::int32_t(std::ceil(range));
+  // Grid: each boid scans the cells up to reach_ = 2 away (a 5 x 5 stencil of cells about
+  // half the interaction range wide: 2.5 x 2.5 ranges instead of 3 x 3, about 30 % fewer
+  // candidates). Cell indices come from a rounded-down reciprocal multiply of the whole
+  // pixel; two boids whose Q23.9 offset is inside the range are less than d = ceil(range +
+  // 1/512) whole pixels apart, and are at most reach_ cells apart when d * inv < reach_ * 2^16.
+  reach_ = 2;  // the runs of ScanJob hold 2 * reach_ + 1 rows
+  const auto d = std::uint32_t(std::ceil(range + 1.0 / 512));
+  std::int32_t cs = std::int32_t((d + reach_ - 1) / reach_);
   if (cs < 1) cs = 1;
-  // The grid reaches a few cells past the screen (boids overshoot the margins, and clamped
-  // into the edge cells they would all be each other's candidates), as far as max_cells
-  // allows.
+  while (std::uint64_t(d) * (65536u / std::uint32_t(cs)) >= std::uint64_t(reach_) * 65536u) ++cs;
+  // The grid reaches past the screen (boids overshoot the margins, and clamped into the
+  // edge cells they would all be each other's candidates), as far as max_cells allows;
+  // coarser cells only if even the screen does not fit.
   for (;;) {
     inv_cell_ = 65536u / std::uint32_t(cs);
     bool fits = false;
-    for (int pad_cells = 4; pad_cells >= 0 && !fits; --pad_cells) {
+    for (int pad_cells = 8; pad_cells >= 0 && !fits; --pad_cells) {
       pad_px_ = pad_cells * cs;
       const auto last_x = std::uint32_t((width_ > 1 ? width_ - 1 : 0) + 2 * pad_px_);
       const auto last_y = std::uint32_t((height_ > 1 ? height_ - 1 : 0) + 2 * pad_px_);
@@ -78,6 +87,13 @@ void BoardFlock::configure(const ParamStore& p) {
     cs += cs / 4 + 1;
   }
   cell_px_ = cs;
+  // The fast scan (flockscope_scan_neighbours) skips the box test and the self test: it
+  // needs 0 < protected2 <= visual2 < 2^30 (ranges below 64 px; the boid itself then counts
+  // as protected at offset 0, which adds nothing) and offsets whose squares add up within
+  // 32 bits: inside unclamped cells a candidate is less than (reach_ + 1) cells + 1 px away,
+  // which must stay below 110 px (dy^2 < 2^30 after the first test, dx^2 < 3 * 2^30).
+  fast_scan_ = !general_only_ && protected2_ > 0 && protected2_ <= visual2_ && visual2_ < (std::uint64_t(1) << 30) &&
+               std::uint64_t(reach_ + 1) * 65536u <= std::uint64_t(109) * inv_cell_;
 }
 
 void BoardFlock::spawn_one(std::uint32_t slot, std::uint32_t id) {
@@ -168,7 +184,9 @@ std::uint32_t BoardFlock::cell_y(fix y) const {
 std::uint32_t BoardFlock::cell_of(fix x, fix y) const { return cell_y(y) * cols_ + cell_x(x); }
 
 void BoardFlock::begin_step() {
-  // Counting sort of the last state into cell order.
+  // Counting sort of the last state into cell order: the state is scattered into `near`
+  // (Q16.16, as scratch), copied back in grid order, and `near` becomes the Q23.9 snapshot
+  // the neighbour scans read (the previous frame: the update writes only the state).
   const std::uint32_t cells = cols_ * rows_;
   std::uint16_t* start = buf_.cell_start;
   for (std::uint32_t c = 0; c <= cells; ++c) start[c] = 0;
@@ -178,113 +196,202 @@ void BoardFlock::begin_step() {
     ++start[c + 1];
   }
   for (std::uint32_t c = 0; c < cells; ++c) start[c + 1] = std::uint16_t(start[c + 1] + start[c]);
-  // start[c] is now the first slot of cell c; scatter using cell_start as a cursor would
-  // destroy it, so walk each boid to start[c] + (rank within c) by a second counter pass.
+  NearBoid* near = buf_.near;
   for (std::uint32_t i = 0; i < n_; ++i) {
-    const std::uint32_t c = buf_.cell[i];
-    const std::uint32_t k = start[c]++;
-    buf_.sx[k] = buf_.x[i], buf_.sy[k] = buf_.y[i], buf_.svx[k] = buf_.vx[i], buf_.svy[k] = buf_.vy[i];
+    const std::uint32_t k = start[buf_.cell[i]]++;
+    near[k] = {buf_.x[i].raw, buf_.y[i].raw, buf_.vx[i].raw, buf_.vy[i].raw};
     buf_.sid[k] = buf_.id[i];
   }
   // Each start[c] now points one past cell c, i.e. at the start of c + 1: shift back.
   for (std::uint32_t c = cells; c > 0; --c) start[c] = start[c - 1];
   start[0] = 0;
-}
-
-namespace {
-// The neighbour sums of one boid over one contiguous range of candidates, in Q24.8 integers:
-// the offsets and velocities of hundreds of neighbours overflow Q16.16 but not these
-// (127 px * 256 * 65535 boids < 2^31). Kept out of line so that the hot loop gets the
-// registers to itself (the Cortex-M0+ has eight low ones).
-struct NearSums {
-  std::int32_t sep_x, sep_y, rel_x, rel_y, vel_x, vel_y;
-  int seen;
-};
-
-__attribute__((noinline)) void scan_range(NearSums& out, std::uint32_t b, std::uint32_t e, std::uint32_t self,
-                                          std::int32_t x, std::int32_t y, std::int32_t range,
-                                          const std::int32_t* __restrict sx, const std::int32_t* __restrict sy,
-                                          const std::int32_t* __restrict svx, const std::int32_t* __restrict svy,
-                                          const rules::CornellCoeffs<fix8>& coeffs) {
-  // Local sums and a local copy of the three ranges the test reads: nothing aliases them,
-  // so the compiler keeps what it can in registers instead of reloading through pointers on
-  // every candidate.
-  NearSums a = out;
-  rules::CornellCoeffs<fix8> near;
-  near.range = coeffs.range;
-  near.protected2 = coeffs.protected2;
-  near.visual2 = coeffs.visual2;
-  for (std::uint32_t j = b; j < e; ++j) {
-    // The box test first on the exact Q16.16 offsets: most candidates stop here, for the
-    // cost of a load, a subtraction and a compare per axis.
-    const std::int32_t ddy = y - sy[j];
-    if (ddy >= range || ddy <= -range) continue;
-    const std::int32_t ddx = x - sx[j];
-    if (ddx >= range || ddx <= -range || j == self) continue;
-    const fix8 dx = fix8::from_raw(round_q8(ddx)), dy = fix8::from_raw(round_q8(ddy));
-    bool separate, visible;
-    rules::cornell_classify(dx, dy, near, separate, visible);  // core's rule, shared
-    if (separate) {
-      a.sep_x += dx.raw;
-      a.sep_y += dy.raw;
-    } else if (visible) {
-      a.rel_x -= dx.raw;
-      a.rel_y -= dy.raw;
-      a.vel_x += round_q8(svx[j]);
-      a.vel_y += round_q8(svy[j]);
-      ++a.seen;
+  for (std::uint32_t k = 0; k < n_; ++k) {
+    NearBoid& b = near[k];
+    buf_.x[k].raw = b.x, buf_.y[k].raw = b.y, buf_.vx[k].raw = b.vx, buf_.vy[k].raw = b.vy;
+    buf_.id[k] = buf_.sid[k];
+    b = {round_q9(b.x), round_q9(b.y), round_q9(b.vx), round_q9(b.vy)};
+  }
+  // `cell` now tells each slot's scan (make_job): its cell when the fast scan applies (the
+  // stencil stays off the clamped outermost cells), else kGeneral.
+  const std::uint32_t reach = reach_;
+  for (std::uint32_t row = 0, c = 0; row < rows_; ++row) {
+    const bool row_ok = fast_scan_ && row > reach && row + reach + 1 < rows_;
+    for (std::uint32_t col = 0; col < cols_; ++col, ++c) {
+      const std::uint16_t tag = row_ok && col > reach && col + reach + 1 < cols_ ? std::uint16_t(c) : kGeneral;
+      for (std::uint32_t k = start[c], e = start[c + 1]; k < e; ++k) buf_.cell[k] = tag;
     }
   }
-  out = a;
+}
+
+// ---- the neighbour scan
+namespace {
+// The fast scan in C++: the host's flockscope_scan_neighbours, and on the RP2040 (which
+// assembles scan_m0.S instead) the reference check_scan() compares it with.
+// Preconditions in board_flock.hpp and configure().
+void scan_fast_cpp(ScanJob* job) {
+  const std::int32_t x = job->x, y = job->y;
+  const std::uint32_t vis2 = job->visual2, prot2 = job->protected2;
+  std::uint32_t sum_x = 0, sum_y = 0;
+  std::int32_t sum_vx = 0, sum_vy = 0, seen = 0, sep_x = 0, sep_y = 0;
+  for (std::uint32_t r = 0; r < job->runs; ++r) {
+    for (const NearBoid *p = job->run[2 * r], *e = job->run[2 * r + 1]; p < e; ++p) {
+      const std::int32_t dy = y - p->y;
+      const std::uint32_t dy2 = std::uint32_t(dy) * std::uint32_t(dy);
+      if (dy2 >= vis2) continue;
+      const std::int32_t dx = x - p->x;
+      const std::uint32_t d2 = std::uint32_t(dx) * std::uint32_t(dx) + dy2;
+      if (d2 >= vis2) continue;
+      if (d2 < prot2) {
+        sep_x += dx, sep_y += dy;
+      } else {
+        sum_x += std::uint32_t(p->x), sum_y += std::uint32_t(p->y);
+        sum_vx += p->vx, sum_vy += p->vy;
+        ++seen;
+      }
+    }
+  }
+  job->sum_x = sum_x, job->sum_y = sum_y, job->sum_vx = sum_vx, job->sum_vy = sum_vy;
+  job->seen = seen, job->sep_x = sep_x, job->sep_y = sep_y;
 }
 }  // namespace
 
+#ifndef FLOCKSCOPE_SCAN_ASM
+extern "C" void flockscope_scan_neighbours(ScanJob* job) { scan_fast_cpp(job); }
+#endif
+
+namespace {
+// The general scan (any ranges, boids in clamped edge cells far off screen): the box test
+// first, then core's rules::cornell_classify on exact 64-bit squares of the Q23.9 offsets
+// (near9), skipping the boid itself. Same sums as the fast scan wherever both apply.
+void scan_general(ScanJob& job, const NearBoid* self, std::int32_t range9, std::uint64_t visual2,
+                  std::uint64_t protected2) {
+  rules::CornellCoeffs<near9> c{};
+  c.range = near9::from_raw(range9);
+  c.visual2 = near9::from_raw(std::int64_t(visual2));
+  c.protected2 = near9::from_raw(std::int64_t(protected2));
+  for (std::uint32_t r = 0; r < job.runs; ++r) {
+    for (const NearBoid *p = job.run[2 * r], *e = job.run[2 * r + 1]; p < e; ++p) {
+      if (p == self) continue;
+      const std::int32_t dx = std::int32_t(std::uint32_t(job.x) - std::uint32_t(p->x));
+      const std::int32_t dy = std::int32_t(std::uint32_t(job.y) - std::uint32_t(p->y));
+      bool separate, visible;
+      rules::cornell_classify(near9::from_raw(dx), near9::from_raw(dy), c, separate, visible);  // core's rule
+      if (separate) {
+        job.sep_x += dx, job.sep_y += dy;
+      } else if (visible) {
+        job.sum_x += std::uint32_t(p->x), job.sum_y += std::uint32_t(p->y);
+        job.sum_vx += p->vx, job.sum_vy += p->vy;
+        ++job.seen;
+      }
+    }
+  }
+}
+}  // namespace
+
+bool BoardFlock::make_job(std::uint32_t k, ScanJob& job) const {
+  const NearBoid* near = buf_.near;
+  const std::uint16_t* start = buf_.cell_start;
+  const std::uint32_t reach = reach_, cols = cols_, rows = rows_;
+  job.x = near[k].x;
+  job.y = near[k].y;
+  job.visual2 = std::uint32_t(visual2_);  // used by the fast scan only, where they fit
+  job.protected2 = std::uint32_t(protected2_);
+  const std::uint32_t tag = buf_.cell[k];
+  if (tag != kGeneral) {  // the fast scan: all 2 * reach + 1 rows inside the grid
+    const std::uint16_t* s = start + (tag - reach * cols - reach);
+    const std::uint32_t width = 2 * reach + 1;
+    for (std::uint32_t r = 0; r < width; ++r, s += cols) {
+      job.run[2 * r] = near + s[0];
+      job.run[2 * r + 1] = near + s[width];
+    }
+    job.runs = width;
+    return true;
+  }
+  const std::uint32_t cx = cell_x(buf_.x[k]), cy = cell_y(buf_.y[k]);
+  const std::uint32_t x0 = cx > reach ? cx - reach : 0, x1 = cx + reach < cols ? cx + reach : cols - 1;
+  const std::uint32_t y0 = cy > reach ? cy - reach : 0, y1 = cy + reach < rows ? cy + reach : rows - 1;
+  job.sum_x = job.sum_y = 0;
+  job.sum_vx = job.sum_vy = job.seen = job.sep_x = job.sep_y = 0;
+  job.runs = 0;
+  for (std::uint32_t row = y0; row <= y1; ++row) {
+    job.run[2 * job.runs] = near + start[row * cols + x0];
+    job.run[2 * job.runs + 1] = near + start[row * cols + x1 + 1];
+    ++job.runs;
+  }
+  // Boids in the outermost cells may be anywhere beyond them: those stencils take the
+  // general scan, as do parameter sets outside the fast scan's conditions.
+  return false;
+}
+
+bool BoardFlock::scan_sums(std::uint32_t k, ScanJob& job) const {
+  const bool fast = make_job(k, job);
+  if (fast)
+    flockscope_scan_neighbours(&job);
+  else
+    scan_general(job, buf_.near + k, range9_, visual2_, protected2_);
+  return fast;
+}
+
+std::uint32_t BoardFlock::check_scan() const {
+  std::uint32_t differ = 0;
+  for (std::uint32_t k = 0; k < n_; ++k) {
+    ScanJob a, b;
+    if (!make_job(k, a)) continue;
+    b = a;
+    flockscope_scan_neighbours(&a);
+    scan_fast_cpp(&b);
+    differ += a.sum_x != b.sum_x || a.sum_y != b.sum_y || a.sum_vx != b.sum_vx || a.sum_vy != b.sum_vy ||
+              a.seen != b.seen || a.sep_x != b.sep_x || a.sep_y != b.sep_y;
+  }
+  return differ;
+}
+
 void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   if (end > n_) end = n_;
-  const fix* __restrict sx = buf_.sx;
-  const fix* __restrict sy = buf_.sy;
-  const fix* __restrict svx = buf_.svx;
-  const fix* __restrict svy = buf_.svy;
-  const std::uint16_t* start = buf_.cell_start;
+  const NearBoid* near = buf_.near;
   const rules::CornellCoeffs<fix>& c = c_;
-  const rules::CornellCoeffs<fix8> near = near_;
   const std::uint32_t npred = predator_count();
   const fix vmax_guard(100);
-  const std::int32_t range_raw = c.range.raw;
   const fix min2 = c.minspeed * c.minspeed, max2 = c.maxspeed * c.maxspeed;
+  ScanJob job;
 
   for (std::uint32_t k = begin; k < end; ++k) {
-    const Boid<fix> self{sx[k], sy[k], svx[k], svy[k]};
-    const std::uint32_t cx = cell_x(self.x), cy = cell_y(self.y);
-    const std::uint32_t x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < cols_ ? cx + 1 : cx;
-    const std::uint32_t y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < rows_ ? cy + 1 : cy;
-    NearSums acc{};
-    for (std::uint32_t row = y0; row <= y1; ++row)
-      scan_range(acc, start[row * cols_ + x0], start[row * cols_ + x1 + 1], k, self.x.raw, self.y.raw, range_raw,
-                 &sx->raw, &sy->raw, &svx->raw, &svy->raw, near);
-    const std::int32_t sep_x = acc.sep_x, sep_y = acc.sep_y, rel_x = acc.rel_x, rel_y = acc.rel_y;
-    const std::int32_t vel_x = acc.vel_x, vel_y = acc.vel_y;
-    const int seen = acc.seen;
+    const Boid<fix> self{buf_.x[k], buf_.y[k], buf_.vx[k], buf_.vy[k]};
+    const bool fast = make_job(k, job);
+    const std::uint32_t t0 = clock_ ? clock_() : 0;
+    if (fast)
+      flockscope_scan_neighbours(&job);
+    else
+      scan_general(job, near + k, range9_, visual2_, protected2_);
+    if (clock_) scan_cycles_ += (clock_() - t0) & 0xFFFFFFu;
+    const std::int32_t seen = job.seen;
+    // Relative sums (Q23.9): sum of (other - self) = sum of others - seen * self, in
+    // wrapping arithmetic (exact: the true value is small).
+    const auto rel_x = std::int32_t(job.sum_x - std::uint32_t(seen) * std::uint32_t(job.x));
+    const auto rel_y = std::int32_t(job.sum_y - std::uint32_t(seen) * std::uint32_t(job.y));
     // Hand rules::cornell_steer the neighbours' means with a count of 1 (it only ever uses
     // sum / count): the division happens here, in 32 bits where the sums cannot overflow.
     rules::CornellSums<fix> s;
     if (seen > 0) {
-      auto mean = [seen](std::int32_t sum8) {  // Q24.8 sum -> Q16.16 mean
-        return fix::from_raw((sum8 < (1 << 23) && sum8 > -(1 << 23)) ? sum8 * 256 / seen : sum8 / seen * 256);
+      auto mean = [seen](std::int32_t sum9) {  // Q23.9 sum -> Q16.16 mean
+        return fix::from_raw((sum9 < (1 << 24) && sum9 > -(1 << 24)) ? sum9 * 128 / seen : sum9 / seen * 128);
       };
       s.xpos = self.x + mean(rel_x);
       s.ypos = self.y + mean(rel_y);
-      s.xvel = mean(vel_x);
-      s.yvel = mean(vel_y);
+      s.xvel = mean(job.sum_vx);
+      s.yvel = mean(job.sum_vy);
       s.neighbours = 1;
     }
-    s.close_dx = from_fix8(fix8::from_raw(sep_x));
-    s.close_dy = from_fix8(fix8::from_raw(sep_y));
+    auto q9_to_fix = [](std::int32_t v9) {  // Q23.9 -> Q16.16, saturated (32-bit tests)
+      return fix::from_raw(v9 >= (1 << 24) ? INT32_MAX : v9 < -(1 << 24) ? INT32_MIN : v9 * 128);
+    };
+    s.close_dx = q9_to_fix(job.sep_x);
+    s.close_dy = q9_to_fix(job.sep_y);
     rules::PredatorSums<fix> ps;
     for (std::uint32_t q = 0; q < npred; ++q)
       rules::predator_accumulate(ps, self.x - pred_[q].x, self.y - pred_[q].y, c);
     Boid<fix> nb = rules::cornell_steer(self, s, ps, c);
-    const std::uint32_t id = buf_.sid[k];
+    const std::uint32_t id = buf_.id[k];
     if (id < scouts1_ + scouts2_ && id < buf_.bias_capacity) {
       fix bias = c.dynamic_bias ? buf_.bias[id] : biasval_;
       rules::cornell_bias(nb.vx, bias, id < scouts1_ ? 1 : 2, c);
@@ -309,7 +416,6 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
     }
     buf_.vx[k] = nb.vx;
     buf_.vy[k] = nb.vy;
-    buf_.id[k] = std::uint16_t(id);
   }
 }
 

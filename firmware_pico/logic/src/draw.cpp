@@ -63,8 +63,9 @@ int Framebuffer::text(int x, int y, const char* s, int scale) {
 void draw_flock(Framebuffer& fb, const BoardFlock& flock) {
   const std::uint32_t n = flock.size();
   for (std::uint32_t k = 0; k < n; ++k) {
-    const int x = flock.x(k).raw >> 16, y = flock.y(k).raw >> 16;
-    fb.set(x, y), fb.set(x + 1, y), fb.set(x, y + 1), fb.set(x + 1, y + 1);
+    // The pixel of the Q23.9 position, as the next frame's snapshot will hold it (the
+    // firmware erases there).
+    fb.dot2(round_q9(flock.x(k).raw) >> 9, round_q9(flock.y(k).raw) >> 9);
   }
   for (std::uint32_t i = 0; i < flock.predator_count(); ++i) {
     const int x = flock.predator(i).x.raw >> 16, y = flock.predator(i).y.raw >> 16;

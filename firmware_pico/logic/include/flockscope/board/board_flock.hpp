@@ -23,17 +23,50 @@
 namespace flockscope::board {
 
 // ---- buffers
+// One boid of the previous frame as its neighbours see it: Q23.9 (1/512 px) position and
+// velocity, rounded from Q16.16 (round_q9). The neighbour scan reads only these (16 bytes a slot,
+// one pointer, immediate offsets); during the sort the same memory holds the Q16.16
+// state being moved into grid order.
+struct NearBoid {
+  std::int32_t x, y, vx, vy;
+};
+
 struct FlockBuffers {
-  fix *x, *y, *vx, *vy;      // state after the last step, in the last sort's order
-  fix *sx, *sy, *svx, *svy;  // the previous frame, sorted by grid cell (scratch)
-  std::uint16_t *id, *sid;   // stable boid ids (spawn order) for both
-  std::uint16_t* cell;       // per boid, scratch for the sort
+  fix *x, *y, *vx, *vy;      // state (Q16.16), in grid order from begin_step() on
+  NearBoid* near;            // the previous frame in grid order, Q23.9 (see NearBoid)
+  std::uint16_t *id, *sid;   // stable boid ids (spawn order); sid is the sort's scratch
+  std::uint16_t* cell;       // per boid: the sort's scratch, then each slot's scan (make_job)
   std::uint16_t* cell_start; // max_cells + 1 entries
   fix* bias;                 // per scout id, bias_capacity entries
   std::uint32_t capacity, max_cells, bias_capacity;
 };
 // Bytes of FlockBuffers per boid of capacity (the RAM budget in the README).
-inline constexpr std::size_t kBytesPerBoid = 8 * sizeof(fix) + 3 * sizeof(std::uint16_t);
+inline constexpr std::size_t kBytesPerBoid = 4 * sizeof(fix) + sizeof(NearBoid) + 3 * sizeof(std::uint16_t);
+
+// The neighbour sums of one boid, filled by flockscope_scan_neighbours(): the boid's own
+// Q23.9 position and the squared ranges in, the sums out (Q23.9, wrapping where noted),
+// and the slot ranges (row runs of the grid stencil) to scan. Plain data with fixed offsets:
+// the RP2040 build scans with a Thumb-1 routine (scan_m0.S) that reads this layout.
+inline constexpr std::uint32_t kMaxRuns = 5;
+struct ScanJob {
+  std::int32_t x, y;            // 0, 4: the boid (Q23.9)
+  std::uint32_t visual2;        // 8: visualRange^2 in 2^-18 px^2 (the Q23.9 range squared)
+  std::uint32_t protected2;     // 12
+  std::uint32_t sum_x, sum_y;   // 16, 20: sum of the visible neighbours' x, y (wrapping)
+  std::int32_t sum_vx, sum_vy;  // 24, 28: sum of their velocities
+  std::int32_t seen;            // 32: how many
+  std::int32_t sep_x, sep_y;    // 36, 40: sum of (self - other) over the protected ones
+  std::uint32_t runs;           // 44: how many [begin, end) pairs follow
+  const NearBoid* run[2 * kMaxRuns];  // 48
+};
+// Scans the job's runs for one boid (the caller zeroes the sums). A candidate is rejected
+// when dy^2 >= visual2, else at squared distance d2 = dx^2 + dy^2 (32-bit unsigned) it is
+// protected if d2 < protected2, else visible if d2 < visual2: the strict comparisons of
+// rules::cornell_classify. No box test and no self test: callers use it only when
+// 0 < protected2 <= visual2 < 2^30 (the boid itself, d2 = 0, then adds a zero offset to the
+// protected sums) and every offset in the runs is below 110 px (d2 fits 32 bits), see
+// BoardFlock::configure().
+extern "C" void flockscope_scan_neighbours(ScanJob* job);
 
 struct Predator {
   fix x, y, vx, vy;
@@ -45,6 +78,8 @@ struct FlockMetrics {
 };
 
 // ---- BoardFlock
+inline constexpr std::uint16_t kGeneral = 0xFFFF;  // FlockBuffers::cell: "take the general scan"
+
 class BoardFlock {
  public:
   explicit BoardFlock(const FlockBuffers& buffers);
@@ -87,6 +122,23 @@ class BoardFlock {
   void set_boid(std::uint32_t id, fix x, fix y, fix vx, fix vy);
   void set_size(std::uint32_t n) { n_ = n <= buf_.capacity ? n : buf_.capacity; }
 
+  // The previous frame in grid order (Q23.9), valid after begin_step() for the first size()
+  // slots: where the boids were drawn (the firmware erases them there).
+  const NearBoid* previous() const { return buf_.near; }
+  // Profiling (the emulator measurement): an up-counting cycle counter (modulo 2^24, e.g.
+  // SysTick) read around each boid's neighbour scan; the cycles add up in scan_cycles().
+  void set_profile_clock(std::uint32_t (*clock)()) { clock_ = clock; }
+  std::uint32_t scan_cycles() const { return scan_cycles_; }
+  void clear_scan_cycles() { scan_cycles_ = 0; }
+  // After begin_step(): how many boids' fast-scan sums differ between
+  // flockscope_scan_neighbours (the RP2040's assembly) and the C++ version. 0 expected.
+  std::uint32_t check_scan() const;
+  // After begin_step(): slot k's neighbour sums as update() will use them (tests: the grid
+  // against all pairs). Returns whether the fast scan made them.
+  bool scan_sums(std::uint32_t k, ScanJob& job) const;
+  // Tests: every boid takes the general scan (the fast one must give the same flock).
+  void set_general_scan_only(bool on) { general_only_ = on; }
+
   // Centroid over all boids; diameter, polarisation and mean speed over an even sample of
   // at most `sample` boids (a full pass costs a square root per boid).
   FlockMetrics metrics(std::uint32_t sample = 128) const;
@@ -96,6 +148,9 @@ class BoardFlock {
   std::uint32_t cell_y(fix y) const;
   std::uint32_t cell_of(fix x, fix y) const;
   void spawn_one(std::uint32_t slot, std::uint32_t id);
+  // Slot k's scan job (position, ranges, the stencil's row runs); true if the fast scan's
+  // conditions hold for it.
+  bool make_job(std::uint32_t k, ScanJob& job) const;
 
   FlockBuffers buf_;
   std::uint32_t n_ = 0;
@@ -105,7 +160,8 @@ class BoardFlock {
   double width_ = 640, height_ = 480;
   double spawn_x0_ = 0, spawn_x1_ = 640, spawn_y0_ = 0, spawn_y1_ = 480;
   double minspeed_ = 3, maxspeed_ = 6;
-  std::int32_t cell_px_ = 40;
+  std::int32_t cell_px_ = 20;
+  std::uint32_t reach_ = 2;              // cells a neighbour can be away (the stencil radius)
   std::uint32_t inv_cell_ = 65536 / 40;  // floor(2^16 / cell_px_)
   std::int32_t pad_px_ = 0;              // the grid starts this far left of / above the screen
   std::uint32_t cols_ = 1, rows_ = 1;
@@ -114,10 +170,15 @@ class BoardFlock {
   fix biasval_{};
   // Rules.
   rules::CornellCoeffs<fix> c_{};
-  rules::CornellCoeffs<fix8> near_{};  // the neighbour test's ranges
+  std::int32_t range9_ = 0;  // the neighbour test, Q23.9, and its squared ranges (2^-18 px^2)
+  std::uint64_t visual2_ = 0, protected2_ = 0;
+  bool fast_scan_ = false;  // flockscope_scan_neighbours' conditions hold (configure())
   Predator pred_[kMaxPredators] = {};
   std::uint32_t n_pred_ = 0;
   bool predators_on_ = true;
+  bool general_only_ = false;
+  std::uint32_t (*clock_)() = nullptr;
+  std::uint32_t scan_cycles_ = 0;
 };
 
 }  // namespace flockscope::board

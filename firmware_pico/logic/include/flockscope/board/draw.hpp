@@ -26,6 +26,29 @@ class Framebuffer {
     return unsigned(x) < unsigned(kFbWidth) && unsigned(y) < unsigned(kFbHeight) &&
            ((w_[y * kFbWordsPerRow + (x >> 5)] >> (x & 31)) & 1u);
   }
+  // A 2x2 dot with its top left at (x, y), clipped: set (on) or cleared. Two word
+  // updates when the dot is inside and does not straddle a word (31 of 32 columns).
+  void dot2(int x, int y, bool on = true) {
+    if (unsigned(x) < unsigned(kFbWidth - 1) && unsigned(y) < unsigned(kFbHeight - 1) && (x & 31) != 31) {
+      std::uint32_t* w = w_ + y * kFbWordsPerRow + (x >> 5);
+      const std::uint32_t m = 3u << (x & 31);
+      if (on) {
+        w[0] |= m, w[kFbWordsPerRow] |= m;
+      } else {
+        w[0] &= ~m, w[kFbWordsPerRow] &= ~m;
+      }
+      return;
+    }
+    for (int dy = 0; dy < 2; ++dy)
+      for (int dx = 0; dx < 2; ++dx) {
+        const int xx = x + dx, yy = y + dy;
+        if (unsigned(xx) < unsigned(kFbWidth) && unsigned(yy) < unsigned(kFbHeight)) {
+          const std::uint32_t bit = 1u << (xx & 31);
+          std::uint32_t& word = w_[yy * kFbWordsPerRow + (xx >> 5)];
+          word = on ? word | bit : word & ~bit;
+        }
+      }
+  }
   // Text in the built-in 3x5 font, each dot scale x scale pixels; returns the end x.
   int text(int x, int y, const char* s, int scale = 2);
   std::uint32_t* words() { return w_; }

@@ -1,16 +1,15 @@
 // The board's fixed-point scalar: the one header that defines it and its operations.
 //
-//   fix   Q16.16 in an int32 (range +-32768, step 2^-16 = 1.5e-5): boid state, parameters
-//         and every rule in core's rules.hpp. Products and quotients go through 64 bits
-//         and saturate, so a wild value clips instead of wrapping into nonsense.
-//   fix8  Q24.8 in an int32, multiplied in 32 bits (one MULS on the Cortex-M0+): only for
-//         the neighbour test, rules::cornell_classify, on offsets below 128 px. There the
-//         box test runs first and a product of two such offsets stays below 2^31 (127.99 px
-//         -> raw 32767; 2 * 32767^2 < 2^31); a product that wraps outside the box is never
-//         used (rules.hpp says so). The board therefore limits the interaction ranges to
-//         127 px (board_params.cpp).
+//   fix    Q16.16 in an int32 (range +-32768, step 2^-16 = 1.5e-5): boid state, parameters
+//          and every rule in core's rules.hpp. Products and quotients are those of 64-bit
+//          arithmetic, saturated, so a wild value clips instead of wrapping into nonsense
+//          (products of small factors and square roots of small values take exact 32-bit
+//          paths: the Cortex-M0+ has no 64-bit multiply).
+//   near9  a Q23.9 (1/512 px) offset with exact 64-bit squares: the scalar of the neighbour
+//          test rules::cornell_classify in the general scan (board_flock.cpp). round_q9
+//          makes the scan's Q23.9 snapshot.
 //
-// Both satisfy what rules.hpp asks of a scalar S: + - * /, comparisons, construction from
+// fix satisfies what rules.hpp asks of a scalar S: + - * /, comparisons, construction from
 // int (and, explicitly, from double), and ADL-found sqrt, abs_of, div_count, round_of.
 // Additions wrap (done in uint32: no undefined behaviour); nothing here allocates, throws
 // or calls the OS, so it builds for the RP2040 and the host alike.
@@ -57,9 +56,18 @@ struct basic_fixed {
   }
   friend constexpr basic_fixed operator-(basic_fixed a) { return from_raw(std::int32_t(0u - std::uint32_t(a.raw))); }
   friend constexpr basic_fixed operator*(basic_fixed a, basic_fixed b) {
-    if constexpr (Frac <= 8) {
-      // 32-bit product (see the header comment for when it is exact).
-      return from_raw(std::int32_t(std::uint32_t(a.raw) * std::uint32_t(b.raw)) >> Frac);
+    if constexpr (Frac == 16) {
+      // Both below 128 in magnitude (every position offset, velocity and coefficient the
+      // rules multiply, normally): floor(a * b / 2^16) from four 32-bit products, exactly
+      // what the 64-bit product gives (the Cortex-M0+ has no 64-bit multiply: this is about
+      // four times faster than __aeabi_lmul plus a 64-bit saturation).
+      if (std::uint32_t(a.raw + (1 << 23)) < (1u << 24) && std::uint32_t(b.raw + (1 << 23)) < (1u << 24)) {
+        const std::int32_t ah = a.raw >> 16, bh = b.raw >> 16;  // [-128, 127]
+        const std::uint32_t al = std::uint32_t(a.raw) & 0xFFFFu, bl = std::uint32_t(b.raw) & 0xFFFFu;
+        return from_raw(std::int32_t(std::uint32_t(ah * bh) << 16) + ah * std::int32_t(bl) + std::int32_t(al) * bh +
+                        std::int32_t((al * bl) >> 16));
+      }
+      return from_raw(saturate((std::int64_t(a.raw) * b.raw) >> Frac));
     } else {
       return from_raw(saturate((std::int64_t(a.raw) * b.raw) >> Frac));
     }
@@ -92,6 +100,33 @@ struct basic_fixed {
   // no division, no float (the emulator build has no fast float).
   friend constexpr basic_fixed sqrt(basic_fixed a) {
     if (a.raw <= 0) return basic_fixed{};
+    if constexpr (Frac == 16) {
+      if (a.raw < (1 << 30)) {
+        // The same result in 32-bit steps (no 64-bit arithmetic on the M0+): r0 =
+        // floor(sqrt(raw)) digit by digit, then the 8 low bits of floor(sqrt(raw * 2^16)),
+        // which lies in [256 r0, 256 r0 + 255]: the largest t with
+        // (256 r0 + t)^2 <= raw * 2^16, i.e. 512 r0 t + t^2 <= 2^16 (raw - r0^2). Below
+        // raw = 2^30 every term fits 32 bits (r0 < 2^15, raw - r0^2 <= 2 r0 < 2^16).
+        std::uint32_t x = std::uint32_t(a.raw), r0 = 0, bit = 1u << 28;
+        while (bit > x) bit >>= 2;
+        while (bit != 0) {
+          if (x >= r0 + bit) {
+            x -= r0 + bit;
+            r0 = (r0 >> 1) + bit;
+          } else {
+            r0 >>= 1;
+          }
+          bit >>= 2;
+        }
+        const std::uint32_t rem = x << 16;  // x = raw - r0^2 now
+        std::uint32_t t = 0;
+        for (std::uint32_t b = 128; b != 0; b >>= 1) {
+          const std::uint32_t u = t | b;
+          if (512u * r0 * u + u * u <= rem) t = u;
+        }
+        return from_raw(std::int32_t((r0 << 8) + t));
+      }
+    }
     std::uint64_t v = std::uint64_t(std::uint32_t(a.raw)) << Frac;
     std::uint64_t res = 0;
     std::uint64_t bit = std::uint64_t(1) << 46;
@@ -110,23 +145,39 @@ struct basic_fixed {
 };
 
 using fix = basic_fixed<16>;
-using fix8 = basic_fixed<8>;
 
-// Q16.16 -> Q24.8, rounded to nearest (a truncating shift would bias every sum by half a
-// step, which the alignment and separation sums then multiply by the neighbour count).
-constexpr std::int32_t round_q8(std::int32_t raw16) { return std::int32_t(std::uint32_t(raw16) + 128u) >> 8; }
-constexpr fix8 to_fix8(fix a) { return fix8::from_raw(round_q8(a.raw)); }
-constexpr fix from_fix8(fix8 a) { return fix::from_raw(fix::saturate(std::int64_t(a.raw) * 256)); }
+// The neighbour test's scalar: a Q23.9 offset (1/512 px; the neighbour snapshot's unit,
+// see round_q9) whose products are kept whole in 64 bits, so that dx * dx + dy * dy is the
+// exact squared distance in units of 2^-18 px^2 (no rounding at the range boundary).
+// rules::cornell_classify runs on it with `range` in Q23.9 and `protected2`, `visual2` in
+// 2^-18 px^2. Only what that template uses is defined.
+struct near9 {
+  std::int64_t raw = 0;
+  static constexpr near9 from_raw(std::int64_t r) {
+    near9 v;
+    v.raw = r;
+    return v;
+  }
+  friend constexpr near9 operator*(near9 a, near9 b) { return from_raw(a.raw * b.raw); }
+  friend constexpr near9 operator+(near9 a, near9 b) { return from_raw(a.raw + b.raw); }
+  friend constexpr bool operator<(near9 a, near9 b) { return a.raw < b.raw; }
+  friend constexpr near9 abs_of(near9 a) { return from_raw(a.raw < 0 ? -a.raw : a.raw); }
+};
+
+// Q16.16 -> Q23.9 (the neighbour snapshot: 1/512 px, so that the offset of two rounded
+// positions is within 1/512 px of the exact one), rounded to nearest.
+constexpr std::int32_t round_q9(std::int32_t raw16) { return std::int32_t(std::uint32_t(raw16) + 64u) >> 7; }
 
 // Wire quantisation (PROTOCOL.md section 10) straight from Q16.16: value * 2^shift rounded
 // half away from zero, saturated to int16. Exact, and equal to protocol::quantise() of the
 // same value as a float.
 constexpr std::int16_t quantise_fix(fix a, int shift) {
   const int drop = 16 - shift;  // shift <= 15, so drop >= 1
-  const std::int64_t mag = a.raw < 0 ? -std::int64_t(a.raw) : std::int64_t(a.raw);
-  std::int64_t q = (mag + (std::int64_t(1) << (drop - 1))) >> drop;
-  if (a.raw < 0) q = -q;
-  return std::int16_t(q > 32767 ? 32767 : q < -32768 ? -32768 : q);
+  // In 32 bits: the magnitude is at most 2^31 and the rounding half at most 2^14.
+  const std::uint32_t mag = a.raw < 0 ? 0u - std::uint32_t(a.raw) : std::uint32_t(a.raw);
+  const std::uint32_t q = (mag + (1u << (drop - 1))) >> drop;
+  if (a.raw < 0) return q >= 32768u ? std::int16_t(-32768) : std::int16_t(-std::int32_t(q));
+  return q > 32767u ? std::int16_t(32767) : std::int16_t(q);
 }
 
 }  // namespace flockscope::board

@@ -11,13 +11,13 @@ namespace flockscope::board {
 
 struct HostFlockStorage {
   explicit HostFlockStorage(std::uint32_t capacity, std::uint32_t max_cells = 4096)
-      : x(capacity), y(capacity), vx(capacity), vy(capacity), sx(capacity), sy(capacity), svx(capacity),
-        svy(capacity), id(capacity), sid(capacity), cell(capacity), cell_start(max_cells + 1), bias(kMaxScouts) {
-    buffers = {x.data(),   y.data(),    vx.data(),         vy.data(),   sx.data(), sy.data(),
-               svx.data(), svy.data(),  id.data(),         sid.data(),  cell.data(), cell_start.data(),
-               bias.data(), capacity,   max_cells,         kMaxScouts};
+      : x(capacity), y(capacity), vx(capacity), vy(capacity), near(capacity), id(capacity), sid(capacity),
+        cell(capacity), cell_start(max_cells + 1), bias(kMaxScouts) {
+    buffers = {x.data(),    y.data(),   vx.data(),          vy.data(),   near.data(), id.data(),  sid.data(),
+               cell.data(), cell_start.data(), bias.data(), capacity,    max_cells,   kMaxScouts};
   }
-  std::vector<fix> x, y, vx, vy, sx, sy, svx, svy;
+  std::vector<fix> x, y, vx, vy;
+  std::vector<NearBoid> near;
   std::vector<std::uint16_t> id, sid, cell, cell_start;
   std::vector<fix> bias;
   FlockBuffers buffers{};

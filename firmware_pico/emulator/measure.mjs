@@ -1,0 +1,159 @@
+// Cycles per frame of a flockscope firmware ELF in the rp2040js emulator, by phase, with
+// no USB host: the firmware's measurement mode (main.cpp) is switched on by patching
+// flockscope_measure_config in the image, and its results are read from
+// flockscope_measure_result in the emulated RAM. Cycle counts are the emulator's (one
+// core, 125 MHz), independent of the host's load.
+//
+//   node measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--spawn] [--profile] ELF BOIDS
+//
+// BOIDS boids from the boot-time spawn (seed 1, inside the margins); W frames run first
+// (default 5), the means are over the next F (default 10). --spawn: the lab's rule instead
+// (start with 50, add 50 a frame while the frame's work stays under 80 % of 33.3 ms);
+// prints the count once it has held for 30 frames. --profile: also the functions where the
+// program counter was found most often (sampled every 97 instructions; a function's share
+// of the samples approximates its share of the cycles).
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConsoleLogger, LogLevel, Simulator } from 'rp2040js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+let bootromPath = join(here, '..', '..', 'build-pico', 'bootrom.bin');
+let warmup = 5;
+let frames = 10;
+let spawn = false;
+let profile = false;
+const rest = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--bootrom') bootromPath = args[++i];
+  else if (args[i] === '--warmup') warmup = Number(args[++i]);
+  else if (args[i] === '--frames') frames = Number(args[++i]);
+  else if (args[i] === '--spawn') spawn = true;
+  else if (args[i] === '--profile') profile = true;
+  else rest.push(args[i]);
+}
+const [elfPath, boidsArg] = rest;
+if (!elfPath || (!spawn && boidsArg === undefined)) {
+  console.error('usage: measure.mjs [--warmup W] [--frames F] [--spawn] ELF BOIDS');
+  process.exit(2);
+}
+const boids = spawn ? 0 : Number(boidsArg);
+
+// ---- the ELF: symbols and loadable segments
+const elf = Buffer.from(readFileSync(elfPath));
+if (elf.readUInt32BE(0) !== 0x7f454c46 || elf[4] !== 1 || elf[5] !== 1) throw new Error(`${elfPath}: not a 32-bit LE ELF`);
+const funcs = [];
+function symbols() {
+  const shoff = elf.readUInt32LE(32), shentsize = elf.readUInt16LE(46), shnum = elf.readUInt16LE(48);
+  const out = new Map();
+  funcs.length = 0;
+  for (let i = 0; i < shnum; i++) {
+    const o = shoff + i * shentsize;
+    if (elf.readUInt32LE(o + 4) !== 2) continue; // SHT_SYMTAB
+    const off = elf.readUInt32LE(o + 16), size = elf.readUInt32LE(o + 20), link = elf.readUInt32LE(o + 24);
+    const stroff = elf.readUInt32LE(shoff + link * shentsize + 16);
+    for (let s = off; s < off + size; s += 16) {
+      const nameOff = elf.readUInt32LE(s);
+      let end = stroff + nameOff;
+      while (elf[end] !== 0) end++;
+      const name = elf.toString('latin1', stroff + nameOff, end);
+      out.set(name, elf.readUInt32LE(s + 4));
+      if ((elf[s + 12] & 0xf) === 2) funcs.push({ name, start: elf.readUInt32LE(s + 4) & ~1, size: elf.readUInt32LE(s + 8) });
+    }
+  }
+  return out;
+}
+const syms = symbols();
+const cfgAddr = syms.get('flockscope_measure_config');
+const resAddr = syms.get('flockscope_measure_result');
+if (cfgAddr === undefined || resAddr === undefined) throw new Error(`${elfPath}: no measurement symbols (rebuild with firmware_pico/build.sh)`);
+const phoff = elf.readUInt32LE(28), phentsize = elf.readUInt16LE(42), phnum = elf.readUInt16LE(44);
+const segments = [];
+for (let i = 0; i < phnum; i++) {
+  const o = phoff + i * phentsize;
+  segments.push({ type: elf.readUInt32LE(o), offset: elf.readUInt32LE(o + 4), vaddr: elf.readUInt32LE(o + 8),
+    paddr: elf.readUInt32LE(o + 12), filesz: elf.readUInt32LE(o + 16) });
+}
+// The configuration's initial value, wherever it is loaded from (flash, or flash copied to RAM).
+const seg = segments.find((s) => s.type === 1 && cfgAddr >= s.vaddr && cfgAddr + 12 <= s.vaddr + s.filesz);
+if (!seg) throw new Error('flockscope_measure_config is not in a loaded segment');
+const at = seg.offset + (cfgAddr - seg.vaddr);
+elf.writeUInt32LE(boids >>> 0, at);
+elf.writeUInt32LE(warmup, at + 4);
+elf.writeUInt32LE(frames, at + 8);
+
+// ---- the chip
+const sim = new Simulator();
+const mcu = sim.rp2040;
+mcu.logger = new ConsoleLogger(LogLevel.Error);
+const rom = readFileSync(bootromPath);
+mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength >> 2));
+for (const s of segments) {
+  if (s.type !== 1 || s.filesz === 0 || s.paddr < 0x10000000 || s.paddr >= 0x11000000) continue;
+  mcu.flash.set(elf.subarray(s.offset, s.offset + s.filesz), s.paddr - 0x10000000);
+}
+mcu.core.reset();
+
+const fields = ['done', 'boids', 'frames', 'grid', 'scan', 'update', 'draw', 'link', 'compute', 'scan_mismatch',
+  'live_frame', 'live_boids', 'live_compute'];
+function result() {
+  const r = {};
+  fields.forEach((f, i) => { r[f] = mcu.readUint32(resAddr + 4 * i) >>> 0; });
+  return r;
+}
+
+const { clock } = sim;
+const cycleNanos = 8; // 125 MHz
+const t0 = Date.now();
+const samples = new Map();
+let measuringNow = false;
+function printProfile() {
+  if (!profile) return;
+  const by = new Map();
+  let total = 0;
+  for (const [pc, n] of samples) {
+    const f = funcs.find((g) => pc >= g.start && pc < g.start + Math.max(g.size, 2));
+    const name = f ? f.name : `0x${pc.toString(16)}`;
+    by.set(name, (by.get(name) || 0) + n);
+    total += n;
+  }
+  const top = [...by.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  console.log('profile (share of sampled instructions, measured frames):');
+  for (const [name, n] of top) console.log(`  ${(100 * n / total).toFixed(1).padStart(5)} %  ${name}`);
+  if (process.env.FLOCKSCOPE_PROFILE_PCS) {
+    const pcs = [...samples.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5000);
+    for (const [pc, n] of pcs) console.log(`  pc 0x${pc.toString(16)} ${(100 * n / total).toFixed(2)} %`);
+  }
+}
+let lastFrame = -1, lastCount = -1, same = 0;
+for (;;) {
+  for (let i = 0; i < 200000; i++) {
+    if (mcu.core.waiting) clock.tick(clock.nanosToNextAlarm);
+    else clock.tick(mcu.core.executeInstruction() * cycleNanos);
+    if (profile && i % 97 === 0 && measuringNow) {
+      const pc = mcu.core.PC;
+      samples.set(pc, (samples.get(pc) || 0) + 1);
+    }
+  }
+  const r = result();
+  measuringNow = r.live_frame >= warmup;
+  if (!spawn && r.done === 1) {
+    const m = (c) => (c / 1e6).toFixed(3).padStart(7);
+    console.log(`boids ${r.boids}  frames ${warmup}+${r.frames}  cycles per frame (millions):`);
+    console.log(`  grid ${m(r.grid)}  scan ${m(r.scan)}  update ${m(r.update)}  draw ${m(r.draw)}  | compute ${m(r.compute)} (${(r.compute / 125000).toFixed(2)} ms, budget 4.167 = 33.3 ms)  | link ${m(r.link)}`);
+    console.log(`  scan check (assembly vs C++, first frame): ${r.scan_mismatch} boids differ`);
+    console.log(`  ${((Date.now() - t0) / 1000).toFixed(0)} s of emulation`);
+    printProfile();
+    process.exit(r.scan_mismatch === 0 ? 0 : 1);
+  }
+  if (spawn && r.live_frame !== lastFrame) {
+    lastFrame = r.live_frame;
+    same = r.live_boids === lastCount ? same + 1 : 0;
+    lastCount = r.live_boids;
+    if (same >= 30) {
+      console.log(`spawning settled at ${r.live_boids} boids (frame ${r.live_frame}), ${(r.live_compute / 1e6).toFixed(3)} M cycles of compute + drawing in its last frame`);
+      process.exit(0);
+    }
+  }
+}

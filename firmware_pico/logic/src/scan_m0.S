@@ -1,0 +1,147 @@
+@ flockscope_scan_neighbours(ScanJob* job) for the Cortex-M0+ (RP2040): the inner loop of
+@ the board's neighbour scan, the same arithmetic as the C++ version in board_flock.cpp
+@ (which the host builds and which BoardFlock::check_scan() compares with this one).
+@ The visible boid's sums live in high registers (the M0+ adds them in one cycle), so the
+@ loop needs no stack traffic except for the rare protected neighbours.
+@
+@ Registers in the loop:
+@   r0 candidate (NearBoid*, 16 bytes: x, y, vx, vy Q23.9)   lr  end of the run
+@   r1 x of the boid   r2 y of the boid   r3 visual2   r12 protected2
+@   r4-r6 scratch      r7 seen            r8-r11 sums of x, y, vx, vy
+@ Stack: [sp] job, [sp+4] next run pair, [sp+8] end of the run pairs, [sp+12/16] sep x/y.
+@ Two candidates a turn. Cycles (M0+, RAM) per candidate, the loop's share included: 9 out
+@ of range in y, 16 out of the circle, 28 visible (29 in the second slot).
+@ ScanJob offsets (board_flock.hpp): x 0, y 4, visual2 8, protected2 12, sum_x 16,
+@ sum_y 20, sum_vx 24, sum_vy 28, seen 32, sep_x 36, sep_y 40, runs 44, run[] 48.
+    .syntax unified
+    .cpu cortex-m0plus
+    .thumb
+    .section .time_critical.flockscope_scan_neighbours, "ax", %progbits
+    .align 2
+    .global flockscope_scan_neighbours
+    .type flockscope_scan_neighbours, %function
+    .thumb_func
+flockscope_scan_neighbours:
+    push {r4-r7, lr}
+    mov r4, r8
+    mov r5, r9
+    mov r6, r10
+    mov r7, r11
+    push {r4-r7}
+    sub sp, #20
+    str r0, [sp, #0]
+    ldr r4, [r0, #44]          @ runs
+    lsls r4, r4, #3            @ 8 bytes a pair
+    movs r5, #48
+    adds r5, r0, r5            @ &run[0]
+    adds r4, r5, r4
+    str r4, [sp, #8]
+    movs r4, #0
+    str r4, [sp, #12]
+    str r4, [sp, #16]
+    mov r8, r4
+    mov r9, r4
+    mov r10, r4
+    mov r11, r4
+    movs r7, #0
+    ldr r1, [r0, #0]
+    ldr r2, [r0, #4]
+    ldr r3, [r0, #8]
+    ldr r4, [r0, #12]
+    mov r12, r4
+@ One candidate at r0 + \off: falls through (or returns) to \next.
+    .macro CANDIDATE off, next, sep
+    ldr r4, [r0, #(\off + 4)]  @ y of the candidate
+    subs r5, r2, r4            @ dy
+    muls r5, r5, r5            @ dy^2
+    cmp r5, r3
+    bhs \next                  @ dy^2 >= visual2: out of range
+    ldr r6, [r0, #\off]        @ x of the candidate
+    subs r4, r1, r6            @ dx
+    muls r4, r4, r4
+    adds r4, r4, r5            @ d2
+    cmp r4, r3
+    bhs \next                  @ d2 >= visual2
+    cmp r4, r12
+    blo \sep                   @ d2 < protected2
+    add r8, r6                 @ visible: sums of x, y, vx, vy and the count
+    .if \off == 0
+    adds r4, r0, #4
+    ldm r4, {r4, r5, r6}
+    .else
+    ldr r4, [r0, #(\off + 4)]
+    ldr r5, [r0, #(\off + 8)]
+    ldr r6, [r0, #(\off + 12)]
+    .endif
+    add r9, r4
+    add r10, r5
+    add r11, r6
+    adds r7, #1
+    .endm
+
+@ A protected candidate at r0 + \off (r6 = its x): sep += (dx, dy), then on to \next.
+    .macro PROTECTED off, next
+    subs r4, r1, r6
+    ldr r5, [sp, #12]
+    adds r5, r5, r4
+    str r5, [sp, #12]
+    ldr r4, [r0, #(\off + 4)]
+    subs r4, r2, r4
+    ldr r5, [sp, #16]
+    adds r5, r5, r4
+    str r5, [sp, #16]
+    b \next
+    .endm
+
+.Lnext_run:
+    ldr r4, [sp, #8]
+    cmp r5, r4
+    bhs .Ldone
+    ldm r5!, {r0, r4}          @ begin, end
+    str r5, [sp, #4]
+    mov lr, r4
+    subs r4, r4, r0            @ bytes in the run
+    beq .Lrun_end
+    lsrs r4, r4, #5            @ carry: an odd number of candidates
+    bcc .Lfirst
+    subs r0, #16               @ odd: the first one goes through the second slot
+    b .Lsecond
+    @ Two candidates a turn (r0, r0 + 16): the loop's own cost is shared.
+.Lfirst:
+    CANDIDATE 0, .Lsecond, .Lsep_first
+.Lsecond:
+    CANDIDATE 16, .Ltail, .Lsep_second
+.Ltail:
+    adds r0, #32
+    cmp r0, lr
+    blo .Lfirst
+.Lrun_end:
+    ldr r5, [sp, #4]
+    b .Lnext_run
+.Lsep_first:
+    PROTECTED 0, .Lsecond
+.Lsep_second:
+    PROTECTED 16, .Ltail
+.Ldone:
+    ldr r0, [sp, #0]
+    mov r4, r8
+    str r4, [r0, #16]
+    mov r4, r9
+    str r4, [r0, #20]
+    mov r4, r10
+    str r4, [r0, #24]
+    mov r4, r11
+    str r4, [r0, #28]
+    str r7, [r0, #32]
+    ldr r4, [sp, #12]
+    str r4, [r0, #36]
+    ldr r4, [sp, #16]
+    str r4, [r0, #40]
+    add sp, #20
+    pop {r4-r7}
+    mov r8, r4
+    mov r9, r5
+    mov r10, r6
+    mov r11, r7
+    pop {r4-r7, pc}
+    .size flockscope_scan_neighbours, . - flockscope_scan_neighbours

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Cycles per frame of the one-core emulator image, by phase, at N boids (several N: one
+# line each), in rp2040js: cycle-counted, so the numbers do not depend on the host's load.
+#
+#   firmware_pico/measure_cycles.sh [--warmup W] [--frames F] [--profile] N [N...]
+#   firmware_pico/measure_cycles.sh --spawn      # the lab's "spawn until the budget is used"
+#
+# N boids spawn at boot (seed 1, inside the 100 px margins, cornell-pico-predator values:
+# 640 x 480, visualRange 40, protectedRange 8, one predator); W frames run first (default
+# 5), the means are over the next F (default 10). Phases: grid (the counting sort and
+# the snapshot), scan (the neighbour scans), update (the rest of the boid update: stencil
+# runs, means, steering, speed limit, stores; and the predators),
+# draw (erase + draw into the framebuffer + status line); compute = grid + scan + update
+# + draw, what the 30 fps budget (4,166,667 cycles at 125 MHz) and the spawning rule
+# count. link: the protocol work for a connected app with every stream on (state of all
+# boids, predators, metrics, stats; encoding and framing into a sink, without the USB
+# driver's copies), done in the frame's spare time. The first frame also checks the
+# assembly scan against its C++ version (a non-zero count fails the script).
+#
+# Needs build-pico/flockscope_pico_emu.elf and bootrom.bin (firmware_pico/build.sh) and
+# node (npm ci installs the pinned rp2040js on first use).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+emu="$here/emulator"
+elf="${FLOCKSCOPE_EMU_ELF:-$root/build-pico/flockscope_pico_emu.elf}"
+[ -f "$elf" ] || { echo "measure_cycles.sh: no $elf: run firmware_pico/build.sh" >&2; exit 1; }
+if [ ! -d "$emu/node_modules/rp2040js" ]; then
+  (cd "$emu" && npm ci --no-audit --no-fund --loglevel=error) >&2
+fi
+opts=()
+counts=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --warmup|--frames) opts+=("$1" "$2"); shift 2 ;;
+    --profile) opts+=("$1"); shift ;;
+    --spawn) exec node "$emu/measure.mjs" --spawn "$elf" ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    *) counts+=("$1"); shift ;;
+  esac
+done
+[ ${#counts[@]} -gt 0 ] || counts=(2000)
+for n in "${counts[@]}"; do
+  node "$emu/measure.mjs" "${opts[@]}" "$elf" "$n"
+done
