@@ -161,6 +161,7 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), running_(opt.start_running), 
       try {
         const auto j = nlohmann::json::parse(in);
         export_dir_ = j.value("export_folder", export_dir_);
+        port_path_ = j.value("serial_port", port_path_);
       } catch (const nlohmann::json::exception&) {  // a damaged settings file only loses settings
       }
     }
@@ -207,6 +208,7 @@ void GuiApp::save_settings() {
   try {
     nlohmann::json j;
     j["export_folder"] = export_dir_;
+    if (!port_path_.empty()) j["serial_port"] = port_path_;  // the port picker offers it next time
     write_text_file(config_dir_ / "settings.json", j.dump(2) + "\n");
   } catch (const std::exception&) {  // settings are a convenience; never fail on them
   }

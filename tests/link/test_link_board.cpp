@@ -102,6 +102,19 @@ TEST(LinkVirtualBoard, HandshakeReadsBackTheBoardsParameters) {
   ASSERT_TRUE(st.board.has_value());
   EXPECT_EQ(st.board->role, proto::Role::kVirtualBoard);
   EXPECT_EQ(std::string(st.board->name, st.board->name_len), "virtual-board");
+  // The line settings the app put on the port (a pty keeps them for every opener): raw 8N1
+  // at 115200, no flow control; never 1200 baud, which reboots a Pico into its bootloader.
+  const int fd = ::open(vb.link.c_str(), O_RDWR | O_NOCTTY | O_NONBLOCK);
+  ASSERT_GE(fd, 0);
+  termios t{};
+  ASSERT_EQ(tcgetattr(fd, &t), 0);
+  ::close(fd);
+  EXPECT_EQ(cfgetospeed(&t), speed_t(B115200));
+  EXPECT_EQ(t.c_cflag & CSIZE, tcflag_t(CS8));
+  EXPECT_EQ(t.c_cflag & (PARENB | CSTOPB | CRTSCTS), 0u);
+  EXPECT_EQ(t.c_lflag & (ICANON | ECHO | ISIG), 0u);
+  EXPECT_EQ(t.c_iflag & (IXON | ICRNL), 0u);
+  EXPECT_EQ(t.c_oflag & OPOST, 0u);
   ASSERT_TRUE(p.pump_until(3000, [&] { return p.frames.size() >= 3; }));
   EXPECT_EQ(p.frames.back().size(), 2000u);
   EXPECT_TRUE(p.frames.back().state_complete);
