@@ -268,7 +268,12 @@ void GuiApp::process_events() {
       }
       case SDL_KEYDOWN:
         if (!ImGui::GetIO().WantCaptureKeyboard) {
-          if (e.key.keysym.sym == SDLK_SPACE) running_ = !running_;
+          if (e.key.keysym.sym == SDLK_SPACE) {
+            if (auto* serial = dynamic_cast<SerialSource*>(source_.get()))
+              serial->set_paused(!serial->board_paused());  // a board pauses itself
+            else
+              running_ = !running_;
+          }
           if (e.key.keysym.sym == SDLK_r) reset_requested_ = true;
           if (e.key.keysym.sym == SDLK_s) step_requested_ = true;
           if (e.key.keysym.sym == SDLK_f) cam_fit_ = true, cam_follow_ = false;

@@ -58,7 +58,12 @@ bool SerialSource::advance(int) {
   for (link::LinkEvent& e : link_.take_events()) on_event(e, moved);
   // Metrics of the newest frame only: the plots get one point per drawn frame, as for a
   // local flock.
-  if (moved) metrics_ = link::metrics_of(frame_, cluster_radius(board_), window_metrics_options(frame_.size()));
+  if (moved) {
+    // No group bits from this board: every boid plain (board order is not id order, so the
+    // window must not colour scouts by slot).
+    if (frame_.groups.size() != frame_.size()) frame_.groups.assign(frame_.size(), 0);
+    metrics_ = link::metrics_of(frame_, cluster_radius(board_), window_metrics_options(frame_.size()));
+  }
   return moved;
 }
 

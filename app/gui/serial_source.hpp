@@ -27,7 +27,7 @@ class SerialSource final : public BoidSource {
   const char* kind() const override { return "serial"; }
   PointsView boids() const override { return link::view_of(frame_); }
   const std::uint32_t* ids() const override { return nullptr; }
-  const std::uint8_t* groups() const override { return frame_.groups.empty() ? nullptr : frame_.groups.data(); }
+  const std::uint8_t* groups() const override { return frame_.size() ? frame_.groups.data() : nullptr; }
   std::span<const Predator> predators() const override { return frame_.predators; }
   const Params& params() const override { return board_; }
   const Params& pending_params() const override { return requested_; }
