@@ -2,9 +2,19 @@
 // set, predators) | snapshots and hashing
 #include "flockscope/core/flock.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define FLOCKSCOPE_HAVE_AVX512_KERNEL 1
+#endif
 
 #include "flockscope/core/rng.hpp"
 #include "flockscope/core/spawn.hpp"
@@ -66,6 +76,7 @@ void Flock::spawn(std::uint64_t seed) {
 
 void Flock::start_from(FlockSnapshot s) {
   const std::size_t n = s.size();
+  box_valid_ = false;
   x_ = std::move(s.x), y_ = std::move(s.y), vx_ = std::move(s.vx), vy_ = std::move(s.vy);
   id_.resize(n);
   for (std::size_t i = 0; i < n; ++i) id_[i] = std::uint32_t(i);
@@ -205,6 +216,371 @@ void cornell_sum_range(rules::CornellSums<float>& out, float x, float y, std::ui
   for (std::uint32_t k = 0; k < kLanes; ++k) out.neighbours += count[k];
 }
 
+// ---- the grid step of the Cornell rules, one cell at a time
+// For each non-empty cell, the previous-frame state of the 3x3 block around it (three
+// contiguous slot ranges) is copied into one contiguous per-thread buffer padded to a
+// multiple of kLanes with NaN positions (a NaN fails every comparison, so padding needs no
+// mask), and every boid of the cell runs over that buffer eight candidates at a time. A boid
+// excludes itself by turning its own buffer entry into NaN for its pass. Sums stay per lane
+// and are added by a fixed shuffle tree once per boid, so results are the same on every run,
+// thread count and instruction set (no FMA contraction: ISO C++ mode keeps -ffp-contract=off).
+// The rules' update (steer, bias, speed limit, move) follows in the same pass.
+struct CornellPass {
+  const UniformGrid* grid;
+  const float *sx, *sy, *svx, *svy;
+  const std::uint32_t* sid;
+  float *x, *y, *vx, *vy;
+  std::uint32_t* id;
+  float* bias;
+  std::size_t bias_size;
+  const Params* p;
+  const rules::CornellCoeffs<float>* c;
+  float biasval;
+  const Predator* predators;
+  std::size_t predator_count;
+  bool box_test;  // false when d^2 alone decides exactly (see step_boids)
+  bool avx512;    // the CPU has AVX-512 F/VL/BW/DQ: the neighbour loop uses mask registers
+};
+
+[[gnu::always_inline]] inline v8f shuffle_lo(v8f a, v8f b) { return __builtin_shufflevector(a, b, 0, 8, 2, 10, 4, 12, 6, 14); }
+[[gnu::always_inline]] inline v8f shuffle_hi(v8f a, v8f b) { return __builtin_shufflevector(a, b, 1, 9, 3, 11, 5, 13, 7, 15); }
+// Lane k of the result is the sum of the lanes of v[k], by a fixed tree.
+[[gnu::always_inline]] inline v8f transpose_sum(v8f a, v8f b, v8f c, v8f d, v8f e, v8f f, v8f g, v8f h) {
+  const v8f ab = shuffle_lo(a, b) + shuffle_hi(a, b), cd = shuffle_lo(c, d) + shuffle_hi(c, d);
+  const v8f ef = shuffle_lo(e, f) + shuffle_hi(e, f), gh = shuffle_lo(g, h) + shuffle_hi(g, h);
+  const v8f abcd = __builtin_shufflevector(ab, cd, 0, 1, 8, 9, 4, 5, 12, 13) +
+                   __builtin_shufflevector(ab, cd, 2, 3, 10, 11, 6, 7, 14, 15);
+  const v8f efgh = __builtin_shufflevector(ef, gh, 0, 1, 8, 9, 4, 5, 12, 13) +
+                   __builtin_shufflevector(ef, gh, 2, 3, 10, 11, 6, 7, 14, 15);
+  return __builtin_shufflevector(abcd, efgh, 0, 1, 2, 3, 8, 9, 10, 11) +
+         __builtin_shufflevector(abcd, efgh, 4, 5, 6, 7, 12, 13, 14, 15);
+}
+
+using v8f_unaligned = float __attribute__((vector_size(32), aligned(4)));
+
+// The update of one boid from its neighbour sums (lanes: close_dx, close_dy, xpos, ypos, xvel,
+// yvel, neighbours): the straightforward scalar form, for row tails and scout groups.
+[[gnu::always_inline]] inline void cornell_update_one(const CornellPass& k, std::uint32_t i, const float* sums) {
+  const auto& c = *k.c;
+  const Boid<float> self{k.sx[i], k.sy[i], k.svx[i], k.svy[i]};
+  rules::CornellSums<float> s;
+  s.close_dx = sums[0], s.close_dy = sums[1], s.xpos = sums[2], s.ypos = sums[3];
+  s.xvel = sums[4], s.yvel = sums[5], s.neighbours = int(sums[6]);
+  rules::PredatorSums<float> ps;
+  for (std::size_t q = 0; q < k.predator_count; ++q)
+    rules::predator_accumulate(ps, self.x - k.predators[q].x, self.y - k.predators[q].y, c);
+  Boid<float> nb = rules::cornell_steer(self, s, ps, c);
+  const std::uint32_t id = k.sid[i];
+  if (id < k.bias_size) {
+    if (const int group = scout_group(*k.p, id); group != 0) {
+      float bias = c.dynamic_bias ? k.bias[id] : k.biasval;
+      rules::cornell_bias(nb.vx, bias, group, c);
+      k.bias[id] = bias;
+    }
+  }
+  rules::limit_speed(nb.vx, nb.vy, c.minspeed, c.maxspeed, self.vx, self.vy);
+  k.x[i] = self.x + nb.vx * c.dt;
+  k.y[i] = self.y + nb.vy * c.dt;
+  k.vx[i] = nb.vx, k.vy[i] = nb.vy, k.id[i] = id;
+}
+
+[[gnu::always_inline]] inline v8f select(v8i m, v8f a, v8f b) { return v8f((v8i(a) & m) | (v8i(b) & ~m)); }
+
+// The same update for the eight boids in slots [i, i + 8), from their sums (8 floats each,
+// as above), lane for lane the same operations as cornell_update_one, so the same results.
+[[gnu::always_inline]] inline void cornell_update_8(const CornellPass& k, std::uint32_t i, const float* sums) {
+  const auto& c = *k.c;
+  for (std::uint32_t l = 0; l < kLanes; ++l)
+    if (k.sid[i + l] < k.bias_size) {  // scouts (rare): the scalar form applies their bias
+      for (std::uint32_t m = 0; m < kLanes; ++m) cornell_update_one(k, i + m, sums + 8 * m);
+      return;
+    }
+  // Transpose the eight boids' sum vectors into one vector per quantity.
+  v8f r[8];
+  for (std::uint32_t l = 0; l < kLanes; ++l) r[l] = rules::load8(sums + 8 * l);
+  const v8f t0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
+  const v8f t1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
+  const v8f t2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
+  const v8f t3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
+  const v8f t4 = __builtin_shufflevector(r[4], r[5], 0, 8, 1, 9, 4, 12, 5, 13);
+  const v8f t5 = __builtin_shufflevector(r[4], r[5], 2, 10, 3, 11, 6, 14, 7, 15);
+  const v8f t6 = __builtin_shufflevector(r[6], r[7], 0, 8, 1, 9, 4, 12, 5, 13);
+  const v8f t7 = __builtin_shufflevector(r[6], r[7], 2, 10, 3, 11, 6, 14, 7, 15);
+  const v8f u0 = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
+  const v8f u1 = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
+  const v8f u2 = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
+  const v8f u3 = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
+  const v8f u4 = __builtin_shufflevector(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13);
+  const v8f u5 = __builtin_shufflevector(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15);
+  const v8f u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
+  const v8f u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
+  const v8f close_dx = __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
+  const v8f close_dy = __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
+  const v8f xpos = __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
+  const v8f ypos = __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
+  const v8f xvel = __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
+  const v8f yvel = __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
+  const v8f count = __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
+
+  const v8f X = rules::load8(k.sx + i), Y = rules::load8(k.sy + i);
+  const v8f VX = rules::load8(k.svx + i), VY = rules::load8(k.svy + i);
+  const v8f zero{};
+  v8f vx = VX, vy = VY;
+  // cornell_steer
+  const v8i seen = count > zero;
+  if (c.cohesion) {
+    vx = select(seen, vx + (xpos / count - X) * c.centering, vx);
+    vy = select(seen, vy + (ypos / count - Y) * c.centering, vy);
+  }
+  if (c.alignment) {
+    vx = select(seen, vx + (xvel / count - VX) * c.matching, vx);
+    vy = select(seen, vy + (yvel / count - VY) * c.matching, vy);
+  }
+  if (c.separation) {
+    vx = vx + close_dx * c.avoid;
+    vy = vy + close_dy * c.avoid;
+  }
+  const v8f turn = v8f{} + c.turn;
+  vy = select(Y < c.top_edge, vy + turn, vy);
+  vx = select(X > c.right_edge, vx - turn, vx);
+  vx = select(X < c.left_edge, vx + turn, vx);
+  vy = select(Y > c.bottom_edge, vy - turn, vy);
+  if (k.predator_count > 0) {
+    v8f pdx{}, pdy{};
+    v8i pcount{};
+    const v8f pr = v8f{} + c.predator_range, pr2 = v8f{} + c.predator_range2;
+    for (std::size_t q = 0; q < k.predator_count; ++q) {
+      const v8f dx = X - k.predators[q].x, dy = Y - k.predators[q].y;
+      const v8i in = (v8f(v8i(dx) & 0x7fffffff) < pr) & (v8f(v8i(dy) & 0x7fffffff) < pr) & (dx * dx + dy * dy < pr2);
+      pdx = select(in, pdx + dx, pdx);
+      pdy = select(in, pdy + dy, pdy);
+      pcount -= in;
+    }
+    const v8i fled = pcount > 0;
+    const v8f pt = v8f{} + c.predator_turn;
+    vy = select(fled & (pdy > zero), vy + pt, vy);
+    vy = select(fled & (pdy < zero), vy - pt, vy);
+    vx = select(fled & (pdx > zero), vx + pt, vx);
+    vx = select(fled & (pdx < zero), vx - pt, vx);
+  }
+  // limit_speed
+  const v8f sq = vx * vx + vy * vy;
+  v8f speed{};
+  for (std::uint32_t l = 0; l < kLanes; ++l) speed[l] = std::sqrt(sq[l]);
+  v8f target = select(speed < c.minspeed, v8f{} + c.minspeed, speed);
+  target = select(target > c.maxspeed, v8f{} + c.maxspeed, target);
+  const v8i change = target != speed;
+  const v8i moving = speed > zero;
+  vx = select(change & moving, vx / speed * target, vx);
+  vy = select(change & moving, vy / speed * target, vy);
+  const v8i stopped = change & ~moving;
+  for (std::uint32_t l = 0; l < kLanes; ++l)
+    if (stopped[l]) {  // a zero speed takes the previous direction (rare): the scalar rule
+      float svx = vx[l], svy = vy[l];
+      rules::limit_speed(svx, svy, c.minspeed, c.maxspeed, VX[l], VY[l]);
+      vx[l] = svx, vy[l] = svy;
+    }
+  const v8f nx = X + vx * c.dt, ny = Y + vy * c.dt;
+  std::memcpy(k.x + i, &nx, sizeof nx);
+  std::memcpy(k.y + i, &ny, sizeof ny);
+  std::memcpy(k.vx + i, &vx, sizeof vx);
+  std::memcpy(k.vy + i, &vy, sizeof vy);
+  std::memcpy(k.id + i, k.sid + i, 8 * sizeof(std::uint32_t));
+}
+
+// The neighbour sums of the boids in slots [b, e) (one cell) over the candidate buffer, each
+// written as 8 floats to `sums` (boid i at sums + 8 * (i - sums_base)).
+template <bool BoxTest>
+[[gnu::always_inline]] inline void cornell_cell_sums(const CornellPass& k, std::uint32_t b, std::uint32_t e,
+                                                     std::uint32_t self_base, float* __restrict bx,
+                                                     float* __restrict by, const float* __restrict bvx,
+                                                     const float* __restrict bvy, std::uint32_t padded,
+                                                     float* __restrict sums) {
+  const auto& c = *k.c;
+  // (Broadcasts written out: the rules:: helpers get lowered for the default target first.)
+  const v8f range = v8f{} + c.range, protected2 = v8f{} + c.protected2, visual2 = v8f{} + c.visual2;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (std::uint32_t i = b; i < e; ++i) {
+    const float x = k.sx[i], y = k.sy[i];
+    const std::uint32_t me = self_base + (i - b);
+    bx[me] = nan;  // excluded from its own sums (by slot, as all-pairs does)
+    const v8f X = v8f{} + x, Y = v8f{} + y;
+    v8f cdx{}, cdy{}, xp{}, yp{}, xv{}, yv{};
+    v8i count{};
+    for (std::uint32_t j = 0; j < padded; j += kLanes) {
+      const v8f ox = rules::load8(bx + j), oy = rules::load8(by + j);
+      const v8f dx = X - ox, dy = Y - oy;
+      const v8f d2 = dx * dx + dy * dy;
+      v8i separate = d2 < protected2;
+      v8i visible = (d2 < visual2) & ~separate;
+      if constexpr (BoxTest) {
+        const v8i in_box = (v8f(v8i(dx) & 0x7fffffff) < range) & (v8f(v8i(dy) & 0x7fffffff) < range);
+        separate &= in_box;
+        visible &= in_box;
+      }
+      cdx += rules::masked(dx, separate);
+      cdy += rules::masked(dy, separate);
+      xp += rules::masked(ox, visible);
+      yp += rules::masked(oy, visible);
+      xv += rules::masked(rules::load8(bvx + j), visible);
+      yv += rules::masked(rules::load8(bvy + j), visible);
+      count -= visible;  // masks are -1 where true
+    }
+    bx[me] = x;
+    const v8f total = transpose_sum(cdx, cdy, xp, yp, xv, yv, __builtin_convertvector(count, v8f), v8f{});
+    std::memcpy(sums + 8 * std::size_t(i - b), &total, sizeof total);
+  }
+}
+
+#ifdef FLOCKSCOPE_HAVE_AVX512_KERNEL
+// cornell_cell_sums with AVX-512 mask registers on the same eight-lane vectors: a masked add
+// instead of and + add. Lane for lane the same additions in the same order (a masked-out lane
+// keeps its value where the portable loop adds +0.0 to it, which never differs: a sum that
+// starts at +0.0 cannot become -0.0), so both give the same bits.
+__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline))
+void cornell_cell_sums_avx512(const CornellPass& k, std::uint32_t b, std::uint32_t e, std::uint32_t self_base,
+                              float* __restrict bx, float* __restrict by, const float* __restrict bvx,
+                              const float* __restrict bvy, std::uint32_t padded, float* __restrict sums) {
+  const auto& c = *k.c;
+  const __m256 range = _mm256_set1_ps(c.range), protected2 = _mm256_set1_ps(c.protected2),
+               visual2 = _mm256_set1_ps(c.visual2);
+  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  const __m256i one = _mm256_set1_epi32(1);
+  const bool box = k.box_test;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (std::uint32_t i = b; i < e; ++i) {
+    const float x = k.sx[i], y = k.sy[i];
+    const std::uint32_t me = self_base + (i - b);
+    bx[me] = nan;
+    const __m256 X = _mm256_set1_ps(x), Y = _mm256_set1_ps(y);
+    __m256 cdx = _mm256_setzero_ps(), cdy = cdx, xp = cdx, yp = cdx, xv = cdx, yv = cdx;
+    __m256i count = _mm256_setzero_si256();
+    for (std::uint32_t j = 0; j < padded; j += kLanes) {
+      const __m256 ox = _mm256_loadu_ps(bx + j), oy = _mm256_loadu_ps(by + j);
+      const __m256 dx = _mm256_sub_ps(X, ox), dy = _mm256_sub_ps(Y, oy);
+      const __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
+      __mmask8 separate = _mm256_cmp_ps_mask(d2, protected2, _CMP_LT_OQ);
+      __mmask8 visible = _kandn_mask8(separate, _mm256_cmp_ps_mask(d2, visual2, _CMP_LT_OQ));
+      if (box) {
+        const __mmask8 in_box = _mm256_mask_cmp_ps_mask(_mm256_cmp_ps_mask(_mm256_and_ps(dx, abs_mask), range, _CMP_LT_OQ),
+                                                        _mm256_and_ps(dy, abs_mask), range, _CMP_LT_OQ);
+        separate &= in_box;
+        visible &= in_box;
+      }
+      cdx = _mm256_mask_add_ps(cdx, separate, cdx, dx);
+      cdy = _mm256_mask_add_ps(cdy, separate, cdy, dy);
+      xp = _mm256_mask_add_ps(xp, visible, xp, ox);
+      yp = _mm256_mask_add_ps(yp, visible, yp, oy);
+      xv = _mm256_mask_add_ps(xv, visible, xv, _mm256_loadu_ps(bvx + j));
+      yv = _mm256_mask_add_ps(yv, visible, yv, _mm256_loadu_ps(bvy + j));
+      count = _mm256_mask_add_epi32(count, visible, count, one);
+    }
+    bx[me] = x;
+    const v8f total = transpose_sum(v8f(cdx), v8f(cdy), v8f(xp), v8f(yp), v8f(xv), v8f(yv),
+                                    v8f(_mm256_cvtepi32_ps(count)), v8f{});
+    std::memcpy(sums + 8 * std::size_t(i - b), &total, sizeof total);
+  }
+}
+#endif
+
+// Grid rows [row_begin, row_end). `buf` is this thread's candidate buffer, `sums` its staging
+// of neighbour sums (both grown as needed). The sums of a row's boids are staged in slot
+// order and the update runs eight boids at a time as soon as eight are ready (the last few
+// of a row one at a time), so staging never holds more than a cell plus 8 boids.
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+void cornell_rows(const CornellPass& k, int row_begin, int row_end, std::vector<float>& buf,
+                  std::vector<float>& sums, float* box) {
+  // The bounding box of the new positions, for the next step's grid (min/max: exact).
+  v8f min_x = v8f{} + box[0], max_x = v8f{} + box[1], min_y = v8f{} + box[2], max_y = v8f{} + box[3];
+  const UniformGrid& g = *k.grid;
+  const int nx = g.nx(), ny = g.ny();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int cy = row_begin; cy < row_end; ++cy) {
+    const int r_lo = cy > 0 ? cy - 1 : 0, r_hi = cy + 1 < ny ? cy + 1 : ny - 1;
+    std::uint32_t pending = g.cell_start(std::size_t(cy) * std::size_t(nx));  // first slot not updated yet
+    for (int cx = 0; cx < nx; ++cx) {
+      const std::size_t cell = std::size_t(cy) * std::size_t(nx) + std::size_t(cx);
+      const std::uint32_t b = g.cell_start(cell), e = g.cell_start(cell + 1);
+      if (b == e) continue;
+      const std::size_t x_lo = std::size_t(cx > 0 ? cx - 1 : 0), x_hi = std::size_t(cx + 1 < nx ? cx + 1 : nx - 1);
+      std::uint32_t total = 0;
+      for (int row = r_lo; row <= r_hi; ++row) {
+        const std::size_t base = std::size_t(row) * std::size_t(nx);
+        total += g.cell_start(base + x_hi + 1) - g.cell_start(base + x_lo);
+      }
+      const std::size_t cap = std::size_t(total) + 2 * kLanes;
+      if (buf.size() < 4 * cap) buf.resize(4 * cap + 4 * 64);
+      const std::size_t stride = buf.size() / 4;
+      float* bx = buf.data();
+      float* by = bx + stride;
+      float* bvx = by + stride;
+      float* bvy = bvx + stride;
+      std::uint32_t m = 0, self_base = 0;
+      for (int row = r_lo; row <= r_hi; ++row) {
+        const std::size_t base = std::size_t(row) * std::size_t(nx);
+        const std::uint32_t rb = g.cell_start(base + x_lo), re = g.cell_start(base + x_hi + 1);
+        if (row == cy) self_base = m + (b - rb);
+        // Whole vectors: may copy up to kLanes - 1 floats past re (the sources are padded,
+        // the buffer has room, and the next row or the NaN padding overwrites them).
+        const auto* __restrict s0 = reinterpret_cast<const v8f_unaligned*>(k.sx + rb);
+        const auto* __restrict s1 = reinterpret_cast<const v8f_unaligned*>(k.sy + rb);
+        const auto* __restrict s2 = reinterpret_cast<const v8f_unaligned*>(k.svx + rb);
+        const auto* __restrict s3 = reinterpret_cast<const v8f_unaligned*>(k.svy + rb);
+        auto* __restrict d0 = reinterpret_cast<v8f_unaligned*>(bx + m);
+        auto* __restrict d1 = reinterpret_cast<v8f_unaligned*>(by + m);
+        auto* __restrict d2 = reinterpret_cast<v8f_unaligned*>(bvx + m);
+        auto* __restrict d3 = reinterpret_cast<v8f_unaligned*>(bvy + m);
+        for (std::uint32_t j = 0; j < (re - rb + kLanes - 1) / kLanes; ++j)
+          d0[j] = s0[j], d1[j] = s1[j], d2[j] = s2[j], d3[j] = s3[j];
+        m += re - rb;
+      }
+      const std::uint32_t padded = (m + kLanes - 1) / kLanes * kLanes;
+      for (std::uint32_t j = m; j < padded; ++j) bx[j] = by[j] = nan, bvx[j] = bvy[j] = 0.0f;
+      if (sums.size() < 8 * std::size_t(e - pending)) sums.resize(8 * std::size_t(e - pending) + 8 * 64);
+      float* staged = sums.data() + 8 * std::size_t(b - pending);
+#ifdef FLOCKSCOPE_HAVE_AVX512_KERNEL
+      if (k.avx512)
+        cornell_cell_sums_avx512(k, b, e, self_base, bx, by, bvx, bvy, padded, staged);
+      else
+#endif
+      if (k.box_test)
+        cornell_cell_sums<true>(k, b, e, self_base, bx, by, bvx, bvy, padded, staged);
+      else
+        cornell_cell_sums<false>(k, b, e, self_base, bx, by, bvx, bvy, padded, staged);
+      // Update the ready groups of eight and move the rest to the front of the staging.
+      std::uint32_t done = 0;
+      for (; pending + done + kLanes <= e; done += kLanes) {
+        cornell_update_8(k, pending + done, sums.data() + 8 * done);
+        const v8f new_x = rules::load8(k.x + pending + done), new_y = rules::load8(k.y + pending + done);
+        min_x = select(new_x < min_x, new_x, min_x), max_x = select(new_x > max_x, new_x, max_x);
+        min_y = select(new_y < min_y, new_y, min_y), max_y = select(new_y > max_y, new_y, max_y);
+      }
+      if (done > 0) {
+        std::memmove(sums.data(), sums.data() + 8 * done, 8 * sizeof(float) * std::size_t(e - pending - done));
+        pending += done;
+      }
+    }
+    const std::uint32_t row_end_slot = g.cell_start(std::size_t(cy + 1) * std::size_t(nx));
+    for (std::uint32_t i = pending; i < row_end_slot; ++i) {
+      cornell_update_one(k, i, sums.data() + 8 * (i - pending));
+      box[0] = std::min(box[0], k.x[i]), box[1] = std::max(box[1], k.x[i]);
+      box[2] = std::min(box[2], k.y[i]), box[3] = std::max(box[3], k.y[i]);
+    }
+  }
+  for (std::uint32_t l = 0; l < kLanes; ++l) {
+    box[0] = std::min(box[0], min_x[l]), box[1] = std::max(box[1], max_x[l]);
+    box[2] = std::min(box[2], min_y[l]), box[3] = std::max(box[3], max_y[l]);
+  }
+}
+
+// FLOCKSCOPE_PORTABLE_KERNEL=1 in the environment keeps the AVX-512 kernel off (tests compare
+// both kernels' results bit for bit; benchmarks can time the portable one).
+// Read at every step (a getenv per step is nothing), so a test can switch it between runs.
+bool force_portable_kernel() {
+  const char* v = std::getenv("FLOCKSCOPE_PORTABLE_KERNEL");
+  return v != nullptr && v[0] != '\0' && v[0] != '0';
+}
+
 // The largest distance at which a boid can feel another under the given rules.
 float interaction_radius(const Params& p) {
   switch (p.rule_set()) {
@@ -217,14 +593,23 @@ float interaction_radius(const Params& p) {
 
 }  // namespace
 
-void Flock::sort_into_grid(float radius) {
+void Flock::sort_into_grid(float radius, bool have_box) {
   const std::size_t n = size();
-  grid_.build(x_.data(), y_.data(), n, radius);
-  const auto& order = grid_.order();
-  parallel_for(n, 16384, [&](std::size_t k) {
-    const std::uint32_t i = order[k];
-    sx_[k] = x_[i], sy_[k] = y_[i], svx_[k] = vx_[i], svy_[k] = vy_[i], sid_[k] = id_[i];
-  });
+  float* __restrict sx = sx_.data();
+  float* __restrict sy = sy_.data();
+  float* __restrict svx = svx_.data();
+  float* __restrict svy = svy_.data();
+  std::uint32_t* __restrict sid = sid_.data();
+  const float* x = x_.data();
+  const float* y = y_.data();
+  const float* vx = vx_.data();
+  const float* vy = vy_.data();
+  const std::uint32_t* id = id_.data();
+  // One counting sort that moves the state itself (no permutation array kept): the previous
+  // frame lands in sx_.. in cell order. Parallel and stable, so the order is thread-count free.
+  grid_.build_scatter(x, y, n, radius, threads_, [&](std::size_t i, std::uint32_t k) {
+    sx[k] = x[i], sy[k] = y[i], svx[k] = vx[i], svy[k] = vy[i], sid[k] = id[i];
+  }, 1.0, have_box ? box_ : nullptr);
 }
 
 // Runs f(i) for i in [0, n) on the engine's threads when the work is worth a parallel region
@@ -269,13 +654,23 @@ void Flock::step_all_pairs() {
 void Flock::step_boids(bool all_pairs) {
   const Params& p = active_;
   const std::size_t n = size();
+  const bool have_box = box_valid_ && n > 0;
+  box_valid_ = false;  // set again below only by a pass that computes it
   if (all_pairs) {  // the previous frame, unsorted
     std::copy(x_.begin(), x_.end(), sx_.begin()), std::copy(y_.begin(), y_.end(), sy_.begin());
     std::copy(vx_.begin(), vx_.end(), svx_.begin()), std::copy(vy_.begin(), vy_.end(), svy_.begin());
     sid_ = id_;
   } else {
-    sort_into_grid(interaction_radius(p));
+    const auto t0 = std::chrono::steady_clock::now();
+    sort_into_grid(interaction_radius(p), have_box);
+    phase_times_.grid += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
+  const auto t_boids = std::chrono::steady_clock::now();
+  struct AddTime {  // the boids' pass, however the switch below leaves
+    double& total;
+    std::chrono::steady_clock::time_point t0;
+    ~AddTime() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); }
+  } add_time{phase_times_.boids, t_boids};
   const float* sx = sx_.data();
   const float* sy = sy_.data();
   const float* svx = svx_.data();
@@ -289,6 +684,52 @@ void Flock::step_boids(bool all_pairs) {
     case RuleSet::Cornell: {
       const auto c = cornell_coeffs(p);
       const float biasval = float(p.biasval);
+      if (!all_pairs) {
+        CornellPass k{&grid_, sx, sy, svx, svy, sid_.data(), x_.data(), y_.data(), vx_.data(), vy_.data(),
+                      id_.data(), bias_.data(), bias_.size(), &p, &c, biasval, predators_.data(),
+                      predators_.size(), true, false};
+        // The box test |dx|, |dy| < range only matters if it can reject a pair that d^2 alone
+        // would accept: not when range^2 (rounded as the loop rounds dx*dx) reaches both radii,
+        // because rounding is monotonic, so |dx| >= range implies dx*dx + dy*dy >= range^2.
+        const float range2 = c.range * c.range;
+        k.box_test = !(range2 >= c.visual2 && range2 >= c.protected2);
+#ifdef FLOCKSCOPE_HAVE_AVX512_KERNEL
+        static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                                   __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+        k.avx512 = avx512 && !force_portable_kernel();
+#endif
+        const int rows = grid_.ny();
+        const float inf = std::numeric_limits<float>::infinity();
+        const float empty_box[4] = {inf, -inf, inf, -inf};
+        if (threads_ <= 1 || n < 4096) {  // a parallel region costs a few microseconds
+          std::vector<float> buf, sums;
+          std::copy(empty_box, empty_box + 4, box_);
+          cornell_rows(k, 0, rows, buf, sums, box_);
+        } else {
+          std::vector<float> boxes(4 * std::size_t(threads_));
+          for (std::size_t t = 0; t < std::size_t(threads_); ++t) std::copy(empty_box, empty_box + 4, &boxes[4 * t]);
+#pragma omp parallel num_threads(threads_)
+          {
+            std::vector<float> buf, sums;
+            float* box = boxes.data() + 4 * std::size_t(omp_get_thread_num() % threads_);
+            // Rows in dynamic order (dense clusters make some rows far costlier); every
+            // boid's result depends only on the previous frame, so the schedule is invisible.
+#pragma omp for schedule(dynamic, 1)
+            for (int row = 0; row < rows; ++row) cornell_rows(k, row, row + 1, buf, sums, box);
+          }
+          std::copy(empty_box, empty_box + 4, box_);
+          for (int t = 0; t < threads_; ++t) {
+            const float* b = boxes.data() + 4 * std::size_t(t);
+            box_[0] = std::min(box_[0], b[0]), box_[1] = std::max(box_[1], b[1]);
+            box_[2] = std::min(box_[2], b[2]), box_[3] = std::max(box_[3], b[3]);
+          }
+        }
+        // Every boid passed through exactly one row, so this is the box of all of them
+        // (finite positions; a NaN position would make the grid meaningless anyway).
+        box_valid_ = n > 0 && std::isfinite(box_[0]) && std::isfinite(box_[1]) && std::isfinite(box_[2]) &&
+                     std::isfinite(box_[3]);
+        break;
+      }
       parallel_for(n, 2048, [&](std::size_t i) {
         const Boid<float> self{sx[i], sy[i], svx[i], svy[i]};
         rules::CornellSums<float> s;

@@ -5,6 +5,50 @@
 
 namespace flockscope {
 
+void UniformGrid::set_geometry(float xmin, float xmax, float ymin, float ymax, std::size_t n, float min_cell,
+                               double max_cells_per_point) {
+  const double w = double(xmax) - xmin, h = double(ymax) - ymin;
+  // A little larger than asked so that float rounding in (x - x0) * inv_cell can never put
+  // two points closer than min_cell more than one cell apart.
+  double cell = std::max(double(min_cell) * (1.0 + 1e-5) + 1e-6, 1e-3);
+  const double max_cells = max_cells_per_point * double(n) + 64.0;
+  if ((w / cell + 1) * (h / cell + 1) > max_cells) cell = std::max(cell, std::sqrt(w * h / max_cells) * 1.01);
+  while ((std::floor(w / cell) + 1) * (std::floor(h / cell) + 1) > max_cells) cell *= 1.25;
+
+  x0_ = xmin;
+  y0_ = ymin;
+  cell_ = float(cell);
+  inv_cell_ = float(1.0 / cell);
+  nx_ = int(std::floor(w / cell)) + 1;
+  ny_ = int(std::floor(h / cell)) + 1;
+}
+
+void UniformGrid::bounding_box(const float* x, const float* y, std::size_t n, int nt, float& xmin, float& xmax,
+                               float& ymin, float& ymax) {
+  auto range = [n, nt](int t) {
+    return std::pair<std::size_t, std::size_t>(n * std::size_t(t) / std::size_t(nt), n * std::size_t(t + 1) / std::size_t(nt));
+  };
+  std::vector<float> box(4 * std::size_t(nt));
+#pragma omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1)
+  for (int t = 0; t < nt; ++t) {
+    const auto [b, e] = range(t);
+    float x_lo = b < e ? x[b] : 0, x_hi = x_lo, y_lo = b < e ? y[b] : 0, y_hi = y_lo;
+    for (std::size_t i = b; i < e; ++i) {
+      x_lo = std::min(x_lo, x[i]), x_hi = std::max(x_hi, x[i]);
+      y_lo = std::min(y_lo, y[i]), y_hi = std::max(y_hi, y[i]);
+    }
+    box[4 * std::size_t(t)] = x_lo, box[4 * std::size_t(t) + 1] = x_hi;
+    box[4 * std::size_t(t) + 2] = y_lo, box[4 * std::size_t(t) + 3] = y_hi;
+  }
+  xmin = box[0], xmax = box[1], ymin = box[2], ymax = box[3];
+  for (int t = 1; t < nt; ++t) {
+    const auto [b, e] = range(t);
+    if (b == e) continue;
+    xmin = std::min(xmin, box[4 * std::size_t(t)]), xmax = std::max(xmax, box[4 * std::size_t(t) + 1]);
+    ymin = std::min(ymin, box[4 * std::size_t(t) + 2]), ymax = std::max(ymax, box[4 * std::size_t(t) + 3]);
+  }
+}
+
 void UniformGrid::build(const float* x, const float* y, std::size_t n, float min_cell) {
   float xmin = 0, xmax = 0, ymin = 0, ymax = 0;
   if (n > 0) {
@@ -17,20 +61,7 @@ void UniformGrid::build(const float* x, const float* y, std::size_t n, float min
       ymax = std::max(ymax, y[i]);
     }
   }
-  const double w = double(xmax) - xmin, h = double(ymax) - ymin;
-  // A little larger than asked so that float rounding in (x - x0) * inv_cell can never put
-  // two points closer than min_cell more than one cell apart.
-  double cell = std::max(double(min_cell) * (1.0 + 1e-5) + 1e-6, 1e-3);
-  const double max_cells = 4.0 * double(n) + 64.0;
-  if ((w / cell + 1) * (h / cell + 1) > max_cells) cell = std::max(cell, std::sqrt(w * h / max_cells) * 1.01);
-  while ((std::floor(w / cell) + 1) * (std::floor(h / cell) + 1) > max_cells) cell *= 1.25;
-
-  x0_ = xmin;
-  y0_ = ymin;
-  cell_ = float(cell);
-  inv_cell_ = float(1.0 / cell);
-  nx_ = int(std::floor(w / cell)) + 1;
-  ny_ = int(std::floor(h / cell)) + 1;
+  set_geometry(xmin, xmax, ymin, ymax, n, min_cell, 4.0);
 
   const std::size_t cells = std::size_t(nx_) * std::size_t(ny_);
   keys_.resize(n);

@@ -76,13 +76,21 @@ class Flock {
   // The straightforward O(N^2) step over the same rules, for tests and the speed-up ratio.
   void step_all_pairs();
 
+  // Wall time spent in the step's phases since construction (seconds), for `bench`: the grid
+  // build (bounding box, counting sort, reorder of the previous frame) and the boids' pass
+  // (neighbour sums and the rule update, fused).
+  struct PhaseTimes {
+    double grid = 0, boids = 0;
+  };
+  const PhaseTimes& phase_times() const { return phase_times_; }
+
  private:
   void spawn(std::uint64_t seed);
   void start_from(FlockSnapshot s);
   void spawn_predators(std::uint64_t seed);
   void step_boids(bool all_pairs);
   void step_predators();
-  void sort_into_grid(float radius);
+  void sort_into_grid(float radius, bool have_box);
   template <class F>
   void parallel_for(std::size_t n, std::size_t min_parallel, F&& f) const;
   template <class F>
@@ -100,6 +108,11 @@ class Flock {
   std::vector<float> bias_;
   std::vector<Predator> predators_;
   UniformGrid grid_;
+  PhaseTimes phase_times_;
+  // Bounding box of x_, y_ (x min, x max, y min, y max) as the last grid step left them,
+  // computed in its update pass; valid only right after such a step.
+  float box_[4] = {0, 0, 0, 0};
+  bool box_valid_ = false;
 };
 
 }  // namespace flockscope

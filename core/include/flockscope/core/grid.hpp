@@ -6,6 +6,9 @@
 // box would otherwise need more than about 4 cells per point: still exact, just more candidates.
 #pragma once
 
+#include <omp.h>
+
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -16,6 +19,19 @@ class UniformGrid {
  public:
   // Exact for radius queries up to `min_cell` (inclusive comparisons too).
   void build(const float* x, const float* y, std::size_t n, float min_cell);
+
+  // The engine's build: the same cells and the same stable order as build() (given the same
+  // max_cells_per_point), but without order(): each point is handed straight to its sorted
+  // slot, scatter(i, slot), so the caller reorders its own arrays in the same pass. Runs on
+  // `threads` threads: the bounding box is a min/max reduction, each thread counts its own
+  // contiguous range of the input into its own histogram, the per-cell prefix sums give each
+  // (cell, range) pair its first slot, and each thread scatters its range in input order. So
+  // the slots are those of a serial stable counting sort whatever the thread count.
+  // scatter must be safe to call concurrently for different i. `box` (x min, x max, y min,
+  // y max of the points, if the caller already has it) saves the bounding-box pass.
+  template <class Scatter>
+  void build_scatter(const float* x, const float* y, std::size_t n, float min_cell, int threads, Scatter&& scatter,
+                     double max_cells_per_point = 1.0, const float* box = nullptr);
 
   // Point indices sorted by cell (stable: equal cells keep input order).
   const std::vector<std::uint32_t>& order() const { return order_; }
@@ -40,18 +56,116 @@ class UniformGrid {
     }
   }
 
+  std::uint32_t cell_of(float x, float y) const { return std::uint32_t(cell_y(y) * nx_ + cell_x(x)); }
+  // cell_of for m points at once.
+  void cells_of(const float* __restrict x, const float* __restrict y, std::size_t m,
+                std::uint32_t* __restrict out) const {
+    const float x0 = x0_, y0 = y0_, inv = inv_cell_;
+    const int nx = nx_, ny = ny_;
+    for (std::size_t j = 0; j < m; ++j) {
+      int cx = int((x[j] - x0) * inv), cy = int((y[j] - y0) * inv);
+      cx = cx < 0 ? 0 : cx, cx = cx > nx - 1 ? nx - 1 : cx;
+      cy = cy < 0 ? 0 : cy, cy = cy > ny - 1 ? ny - 1 : cy;
+      out[j] = std::uint32_t(cy * nx + cx);
+    }
+  }
+
   std::size_t memory_bytes() const {
-    return order_.capacity() * 4 + keys_.capacity() * 4 + start_.capacity() * 4;
+    return order_.capacity() * 4 + keys_.capacity() * 4 + start_.capacity() * 4 + counts_.capacity() * 4;
   }
 
  private:
   static int clamp_cell(int c, int n) { return c < 0 ? 0 : (c >= n ? n - 1 : c); }
+  // Min/max over the points on nt threads (exact, so the same for any nt; 0 when n == 0).
+  static void bounding_box(const float* x, const float* y, std::size_t n, int nt, float& xmin, float& xmax,
+                           float& ymin, float& ymax);
+  // Cell size and counts from the bounding box (see the header comment on growing cells).
+  void set_geometry(float xmin, float xmax, float ymin, float ymax, std::size_t n, float min_cell,
+                    double max_cells_per_point);
 
   float x0_ = 0, y0_ = 0, cell_ = 1, inv_cell_ = 1;
   int nx_ = 1, ny_ = 1;
   std::vector<std::uint32_t> keys_;   // cell of each input point
   std::vector<std::uint32_t> start_;  // nx*ny + 1 prefix sums
   std::vector<std::uint32_t> order_;
+  std::vector<std::uint32_t> counts_;  // build_scatter: a histogram, then cursors, per thread
 };
+
+template <class Scatter>
+void UniformGrid::build_scatter(const float* x, const float* y, std::size_t n, float min_cell, int threads,
+                                Scatter&& scatter, double max_cells_per_point, const float* box) {
+  // Below this a parallel region costs more than it saves (sweeps run small flocks by the thousand).
+  constexpr std::size_t kParallelMin = 16384;
+  const int nt = threads > 1 && n >= kParallelMin ? threads : 1;
+  auto range = [n, nt](int t, std::size_t total) {
+    return std::pair<std::size_t, std::size_t>(total * std::size_t(t) / std::size_t(nt),
+                                               total * std::size_t(t + 1) / std::size_t(nt));
+  };
+  float xmin, xmax, ymin, ymax;
+  if (box != nullptr) {
+    xmin = box[0], xmax = box[1], ymin = box[2], ymax = box[3];
+  } else {
+    bounding_box(x, y, n, nt, xmin, xmax, ymin, ymax);
+  }
+  set_geometry(xmin, xmax, ymin, ymax, n, min_cell, max_cells_per_point);
+  const std::size_t cells = std::size_t(nx_) * std::size_t(ny_);
+  start_.resize(cells + 1);
+  counts_.resize(cells * std::size_t(nt));
+  std::vector<std::uint64_t> block_sum(std::size_t(nt) + 1, 0);
+  // The nt ranges are work items handed out by `omp for` (not thread ids), so the result is
+  // right even if the runtime gives the region fewer threads than asked.
+  constexpr std::size_t kBlock = 256;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+  {
+    std::uint32_t keys[kBlock];
+#pragma omp for schedule(static, 1)
+    for (int t = 0; t < nt; ++t) {
+      std::uint32_t* mine = counts_.data() + cells * std::size_t(t);
+      std::fill(mine, mine + cells, 0u);
+      const auto [b, e] = range(t, n);
+      // Cells in blocks (a loop the compiler vectorises), then the scalar histogram.
+      for (std::size_t i = b; i < e; i += kBlock) {
+        const std::size_t m = std::min(kBlock, e - i);
+        cells_of(x + i, y + i, m, keys);
+        for (std::size_t j = 0; j < m; ++j) ++mine[keys[j]];
+      }
+    }
+    // Each block of cells: its total, then (after all totals) the running prefix.
+#pragma omp for schedule(static, 1)
+    for (int t = 0; t < nt; ++t) {
+      const auto [cb, ce] = range(t, cells);
+      std::uint64_t sum = 0;
+      for (std::size_t c = cb; c < ce; ++c)
+        for (int u = 0; u < nt; ++u) sum += counts_[cells * std::size_t(u) + c];
+      block_sum[std::size_t(t) + 1] = sum;
+    }
+#pragma omp for schedule(static, 1)
+    for (int t = 0; t < nt; ++t) {
+      const auto [cb, ce] = range(t, cells);
+      std::uint64_t base = 0;
+      for (int u = 0; u <= t; ++u) base += block_sum[std::size_t(u)];
+      for (std::size_t c = cb; c < ce; ++c) {
+        start_[c] = std::uint32_t(base);
+        for (int u = 0; u < nt; ++u) {  // counts become each range's first slot in the cell
+          std::uint32_t& k = counts_[cells * std::size_t(u) + c];
+          const std::uint32_t count = k;
+          k = std::uint32_t(base);
+          base += count;
+        }
+      }
+    }
+#pragma omp for schedule(static, 1)
+    for (int t = 0; t < nt; ++t) {
+      std::uint32_t* mine = counts_.data() + cells * std::size_t(t);
+      const auto [b, e] = range(t, n);
+      for (std::size_t i = b; i < e; i += kBlock) {
+        const std::size_t m = std::min(kBlock, e - i);
+        cells_of(x + i, y + i, m, keys);
+        for (std::size_t j = 0; j < m; ++j) scatter(i + j, mine[keys[j]]++);
+      }
+    }
+  }
+  start_[cells] = std::uint32_t(n);
+}
 
 }  // namespace flockscope

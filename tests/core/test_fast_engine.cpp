@@ -1,0 +1,165 @@
+// The mechanisms of the fast engine (docs/performance.md): the parallel counting sort equals
+// the serial one, the cell-by-cell neighbour pass equals all-pairs (dense cells, self
+// exclusion without a protected range, the box test), the portable and AVX-512 neighbour
+// loops agree bit for bit, and flocks big enough to take every parallel path give the same
+// state on 1, 2 and 3 threads.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+
+#include "flockscope/core/flock.hpp"
+#include "flockscope/core/grid.hpp"
+#include "flockscope/core/io.hpp"
+#include "flockscope/core/rng.hpp"
+
+using namespace flockscope;
+
+namespace {
+
+// More points than the parallel threshold (16384), with a dense blob and exact-r lattice.
+void many_points(std::vector<float>& x, std::vector<float>& y, std::uint64_t seed) {
+  Pcg32 rng(seed);
+  for (int i = 0; i < 30000; ++i) x.push_back(float(rng.uniform(-50, 4000))), y.push_back(float(rng.uniform(-20, 3000)));
+  for (int i = 0; i < 3000; ++i) x.push_back(float(rng.uniform(500, 530))), y.push_back(float(rng.uniform(700, 720)));
+  for (int i = 0; i < 20; ++i)
+    for (int j = 0; j < 20; ++j) x.push_back(1000 + float(i) * 8), y.push_back(1000 + float(j) * 8);
+}
+
+Params bench_params(const char* preset, std::int64_t boids) {
+  Params p = load_preset(resolve_preset(preset));
+  p.boids = boids;
+  p.width = p.height = std::sqrt(400.0 * double(boids));
+  return p;
+}
+
+void expect_close(const FlockSnapshot& a, const FlockSnapshot& b, const char* what) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_NEAR(a.x[i], b.x[i], 2e-3) << what << " boid " << i;
+    ASSERT_NEAR(a.y[i], b.y[i], 2e-3) << what << " boid " << i;
+    ASSERT_NEAR(a.vx[i], b.vx[i], 2e-3) << what << " boid " << i;
+    ASSERT_NEAR(a.vy[i], b.vy[i], 2e-3) << what << " boid " << i;
+  }
+}
+
+// Grid step vs all-pairs step from the same state.
+void expect_grid_equals_all_pairs(const Params& p, const FlockSnapshot& start, int steps, int threads,
+                                  const char* what) {
+  Flock grid(p, start), pairs(p, start);
+  grid.set_threads(threads), pairs.set_threads(threads);
+  for (int s = 0; s < steps; ++s) grid.step(), pairs.step_all_pairs();
+  expect_close(grid.snapshot(), pairs.snapshot(), what);
+}
+
+FlockSnapshot blob(std::size_t n, float side, std::uint64_t seed) {
+  Pcg32 rng(seed);
+  FlockSnapshot s;
+  for (std::size_t i = 0; i < n; ++i) {
+    s.x.push_back(float(rng.uniform(300, 300 + side)));
+    s.y.push_back(float(rng.uniform(200, 200 + side)));
+    s.vx.push_back(float(rng.uniform(-4, 4)));
+    s.vy.push_back(float(rng.uniform(-4, 4)));
+  }
+  return s;
+}
+
+std::uint64_t hash_after(const Params& p, int threads, int steps) {
+  Flock f(p);
+  f.set_threads(threads);
+  for (int i = 0; i < steps; ++i) f.step();
+  return f.state_hash();
+}
+
+}  // namespace
+
+TEST(FastEngine, ParallelCountingSortEqualsSerialSort) {
+  std::vector<float> x, y;
+  many_points(x, y, 11);
+  for (float r : {40.0f, 8.0f}) {
+    UniformGrid serial;
+    serial.build(x.data(), y.data(), x.size(), r);
+    for (int threads : {1, 2, 3, 4}) {
+      UniformGrid g;
+      std::vector<std::uint32_t> slot(x.size(), 0xffffffffu);
+      g.build_scatter(x.data(), y.data(), x.size(), r, threads, [&](std::size_t i, std::uint32_t k) { slot[i] = k; },
+                      4.0);  // build()'s cell budget, so the cells are the same
+      ASSERT_EQ(g.nx(), serial.nx());
+      ASSERT_EQ(g.ny(), serial.ny());
+      for (std::size_t c = 0; c <= std::size_t(g.nx()) * std::size_t(g.ny()); ++c)
+        ASSERT_EQ(g.cell_start(c), serial.cell_start(c)) << "threads " << threads << " cell " << c;
+      for (std::size_t i = 0; i < x.size(); ++i)
+        ASSERT_EQ(serial.order()[slot[i]], i) << "threads " << threads << " point " << i;
+    }
+  }
+}
+
+TEST(FastEngine, ScatterHandlesEmptyAndSinglePointInput) {
+  UniformGrid g;
+  int calls = 0;
+  g.build_scatter(nullptr, nullptr, 0, 40, 2, [&](std::size_t, std::uint32_t) { ++calls; });
+  EXPECT_EQ(calls, 0);
+  const float x = 5, y = 7;
+  std::uint32_t got = 99;
+  g.build_scatter(&x, &y, 1, 40, 2, [&](std::size_t, std::uint32_t k) { got = k; });
+  EXPECT_EQ(got, 0u);
+}
+
+// Bench density and rules, big enough for the parallel sort and the parallel row pass.
+TEST(FastEngine, LargeFlockGridEqualsAllPairsOnTwoThreads) {
+  Params p = bench_params("cornell-pico-predator", 20000);
+  p.scouts1 = 50, p.scouts2 = 30;  // the update's scalar path for groups holding scouts
+  Flock warm(p);
+  warm.set_threads(2);
+  for (int s = 0; s < 20; ++s) warm.step();
+  expect_grid_equals_all_pairs(p, warm.snapshot(), 2, 2, "20k boids");
+}
+
+// Thousands of boids in a handful of cells: big candidate buffers and long staging.
+TEST(FastEngine, DenseCellsEqualAllPairs) {
+  Params p = load_preset(resolve_preset("cornell-pico-predator"));
+  const FlockSnapshot start = blob(3000, 70, 5);
+  expect_grid_equals_all_pairs(p, start, 3, 1, "dense");
+  expect_grid_equals_all_pairs(p, start, 3, 2, "dense, 2 threads");
+  // Without a protected range a boid's own entry would count as a visible neighbour: it
+  // must be excluded by slot, as all-pairs does.
+  p.protectedRange = 0;
+  expect_grid_equals_all_pairs(p, blob(500, 60, 6), 3, 1, "protectedRange 0");
+  // Coincident boids (distance 0) are neighbours of each other, not of themselves.
+  FlockSnapshot twins = blob(200, 50, 7);
+  for (std::size_t i = 0; i + 1 < twins.size(); i += 2) twins.x[i + 1] = twins.x[i], twins.y[i + 1] = twins.y[i];
+  expect_grid_equals_all_pairs(p, twins, 2, 1, "coincident");
+}
+
+// A visual range whose float square rounds above range * range switches the box test on.
+TEST(FastEngine, BoxTestPathEqualsAllPairs) {
+  Params p = load_preset(resolve_preset("cornell-pico-predator"));
+  double vis = 0;
+  for (double v = 40.001; v < 41; v += 0.001) {
+    const float range = float(v);
+    if (range * range < float(v * v)) {
+      vis = v;
+      break;
+    }
+  }
+  ASSERT_GT(vis, 0) << "no visual range found that needs the box test";
+  p.visualRange = vis;
+  expect_grid_equals_all_pairs(p, blob(2000, 200, 8), 3, 1, "box test");
+}
+
+TEST(FastEngine, PortableAndAvx512KernelsAgreeBitForBit) {
+  const Params p = bench_params("cornell-pico-predator", 20000);
+  ::setenv("FLOCKSCOPE_PORTABLE_KERNEL", "1", 1);
+  const auto portable = hash_after(p, 2, 30);
+  ::unsetenv("FLOCKSCOPE_PORTABLE_KERNEL");
+  EXPECT_EQ(hash_after(p, 2, 30), portable);
+}
+
+TEST(FastEngine, LargeFlocksSameStateOnOneTwoAndThreeThreads) {
+  for (const char* name : {"cornell-pico-predator", "cornell-consensus"}) {
+    const Params p = bench_params(name, 20000);
+    const auto one = hash_after(p, 1, 40);
+    EXPECT_EQ(hash_after(p, 2, 40), one) << name;
+    EXPECT_EQ(hash_after(p, 3, 40), one) << name;
+  }
+}
