@@ -35,7 +35,10 @@
 #define FLOCKSCOPE_MAX_BOIDS 4000
 #endif
 #ifndef FLOCKSCOPE_MAX_CELLS
-#define FLOCKSCOPE_MAX_CELLS 2048
+// Grid cells (cell start 2 bytes + whole-cell prefix sums 16 bytes each): 1,850 hold the
+// lab's 640 x 480 screen in cells of half the 40 px range (21 px) with 8 cells of margin
+// (clumped flocks fly far off screen); with FLOCKSCOPE_GRID_REACH=3 (14 px cells) one.
+#define FLOCKSCOPE_MAX_CELLS 1850
 #endif
 
 namespace fb = flockscope::board;
@@ -46,8 +49,16 @@ namespace {
 constexpr std::uint32_t kCap = FLOCKSCOPE_MAX_BOIDS;
 fix g_x[kCap], g_y[kCap], g_vx[kCap], g_vy[kCap];
 fb::NearBoid g_near[kCap];
-std::uint16_t g_id[kCap], g_sid[kCap], g_cell[kCap];
+std::uint16_t g_id[kCap];
 std::uint16_t g_cell_start[FLOCKSCOPE_MAX_CELLS + 1];
+// The cells' prefix sums (whole-cell aggregation), written after the sort: the sort's
+// scratch (ids and cells, 4 bytes a boid) lives in the same memory.
+constexpr std::uint32_t kCellSums = FLOCKSCOPE_MAX_CELLS + 1 > (4 * kCap + 15) / sizeof(fb::CellSum)
+                                        ? FLOCKSCOPE_MAX_CELLS + 1
+                                        : (4 * kCap + 15) / sizeof(fb::CellSum);
+fb::CellSum g_cell_sum[kCellSums];
+std::uint16_t* const g_sid = reinterpret_cast<std::uint16_t*>(g_cell_sum);
+std::uint16_t* const g_cell = g_sid + kCap;
 fix g_bias[fb::kMaxScouts];
 std::uint32_t g_fb[fb::kFbWords];
 alignas(fb::Board) unsigned char g_board_mem[sizeof(fb::Board)];
@@ -210,7 +221,8 @@ int main() {
   if (measuring) cfg.boids = mcfg.boids < kCap ? mcfg.boids : kCap;  // 0: the lab's spawning
   const fb::FlockBuffers bufs{g_x,    g_y,          g_vx,   g_vy, g_near,
                               g_id,   g_sid,        g_cell, g_cell_start,
-                              g_bias, kCap,         FLOCKSCOPE_MAX_CELLS, fb::kMaxScouts};
+                              g_bias, kCap,         FLOCKSCOPE_MAX_CELLS, fb::kMaxScouts,
+                              g_cell_sum};
   g_board = new (g_board_mem) fb::Board(cfg, bufs);
   SinkTransport sink;
   if (measuring) {
