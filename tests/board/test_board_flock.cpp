@@ -33,6 +33,45 @@ namespace {
 
 float grid256(float v) { return std::round(v * 256.0f) / 256.0f; }
 
+// The Cornell coefficients of the board's default ranges (40 px visual, 8 px protected) in
+// the snapshot's 1/512 px units: what the grid scans compare against.
+flockscope::rules::CornellCoeffs<fb::near9> snapshot_coeffs() {
+  flockscope::rules::CornellCoeffs<fb::near9> c{};
+  c.range = fb::near9::from_raw(40 * 512);
+  c.visual2 = fb::near9::from_raw(std::int64_t(40 * 512) * (40 * 512));
+  c.protected2 = fb::near9::from_raw(std::int64_t(8 * 512) * (8 * 512));
+  return c;
+}
+
+// Slot k's neighbour sums over every other boid of the snapshot through the shared
+// rules::cornell_classify: the all-pairs reference the grid scans must equal bit for bit.
+fb::ScanJob all_pairs_sums(const fb::NearBoid* near, std::uint32_t n, std::uint32_t k,
+                           const flockscope::rules::CornellCoeffs<fb::near9>& c) {
+  fb::ScanJob r{};
+  for (std::uint32_t j = 0; j < n; ++j) {
+    if (j == k) continue;
+    const std::int32_t dx = near[k].x - near[j].x, dy = near[k].y - near[j].y;
+    bool separate, visible;
+    flockscope::rules::cornell_classify(fb::near9::from_raw(dx), fb::near9::from_raw(dy), c, separate, visible);
+    if (separate) r.sep_x += dx, r.sep_y += dy;
+    if (visible) {
+      r.sum_x += std::uint32_t(near[j].x), r.sum_y += std::uint32_t(near[j].y);
+      r.sum_vx += near[j].vx, r.sum_vy += near[j].vy, ++r.seen;
+    }
+  }
+  return r;
+}
+
+void expect_job_equals(const fb::ScanJob& got, const fb::ScanJob& want, std::uint32_t k) {
+  ASSERT_EQ(got.seen, want.seen) << "slot " << k;
+  ASSERT_EQ(got.sum_x, want.sum_x) << "slot " << k;
+  ASSERT_EQ(got.sum_y, want.sum_y) << "slot " << k;
+  ASSERT_EQ(got.sum_vx, want.sum_vx) << "slot " << k;
+  ASSERT_EQ(got.sum_vy, want.sum_vy) << "slot " << k;
+  ASSERT_EQ(got.sep_x, want.sep_x) << "slot " << k;
+  ASSERT_EQ(got.sep_y, want.sep_y) << "slot " << k;
+}
+
 struct Pair {
   Params p;
   std::unique_ptr<Flock> core;
@@ -213,36 +252,16 @@ TEST(BoardFlock, GridScanFindsExactlyTheAllPairsNeighbours) {
     board.set_boid(k, fb::fix(-900.0 + 3.0 * (k - 2000)), fb::fix(1300.0 + 2.5 * (k % 3)), fb::fix(1), fb::fix(0));
   board.begin_step();
   const fb::NearBoid* near = board.previous();
-  flockscope::rules::CornellCoeffs<fb::near9> c{};
-  c.range = fb::near9::from_raw(40 * 512);
-  c.visual2 = fb::near9::from_raw(std::int64_t(40 * 512) * (40 * 512));
-  c.protected2 = fb::near9::from_raw(std::int64_t(8 * 512) * (8 * 512));
+  const auto c = snapshot_coeffs();
   std::uint32_t fast = 0, general = 0;
   std::uint64_t pairs = 0;
   for (std::uint32_t k = 0; k < board.size(); ++k) {
     fb::ScanJob job;
     (board.scan_sums(k, job) ? fast : general) += 1;
-    std::uint32_t sx = 0, sy = 0;
-    std::int32_t svx = 0, svy = 0, seen = 0, sepx = 0, sepy = 0;
-    for (std::uint32_t j = 0; j < board.size(); ++j) {
-      if (j == k) continue;
-      const std::int32_t dx = near[k].x - near[j].x, dy = near[k].y - near[j].y;
-      bool separate, visible;
-      flockscope::rules::cornell_classify(fb::near9::from_raw(dx), fb::near9::from_raw(dy), c, separate, visible);
-      if (separate) sepx += dx, sepy += dy;
-      if (visible) {
-        sx += std::uint32_t(near[j].x), sy += std::uint32_t(near[j].y);
-        svx += near[j].vx, svy += near[j].vy, ++seen;
-      }
-    }
-    pairs += std::uint32_t(seen);
-    ASSERT_EQ(job.seen, seen) << "slot " << k;
-    ASSERT_EQ(job.sum_x, sx) << "slot " << k;
-    ASSERT_EQ(job.sum_y, sy) << "slot " << k;
-    ASSERT_EQ(job.sum_vx, svx) << "slot " << k;
-    ASSERT_EQ(job.sum_vy, svy) << "slot " << k;
-    ASSERT_EQ(job.sep_x, sepx) << "slot " << k;
-    ASSERT_EQ(job.sep_y, sepy) << "slot " << k;
+    const fb::ScanJob want = all_pairs_sums(near, board.size(), k, c);
+    pairs += std::uint32_t(want.seen);
+    expect_job_equals(job, want, k);
+    if (HasFatalFailure()) return;
   }
   std::printf("grid scan: %u boids by the fast scan, %u by the general one, %.1f visible neighbours a boid\n", fast,
               general, double(pairs) / board.size());
@@ -401,34 +420,19 @@ TEST(BoardFlock, AggregatedScanIsExactAtRangeAndCellBoundaries) {
     a.begin_step();
     b.begin_step();
     const fb::NearBoid* near = a.previous();
-    flockscope::rules::CornellCoeffs<fb::near9> c{};
-    c.range = fb::near9::from_raw(40 * 512);
-    c.visual2 = fb::near9::from_raw(std::int64_t(40 * 512) * (40 * 512));
-    c.protected2 = fb::near9::from_raw(std::int64_t(8 * 512) * (8 * 512));
+    const auto c = snapshot_coeffs();
     std::uint32_t at_visual = 0, at_protected = 0, fast = 0;
     for (std::uint32_t k = 0; k < n; ++k) {
       fb::ScanJob job;
       fast += a.scan_sums(k, job);
-      std::uint32_t sx = 0, sy = 0;
-      std::int32_t svx = 0, svy = 0, seen = 0, sepx = 0, sepy = 0;
-      for (std::uint32_t j = 0; j < n; ++j) {
-        if (j == k) continue;
+      for (std::uint32_t j = 0; j < n; ++j) {  // how many pairs sit exactly on a range
         const std::int32_t dx = near[k].x - near[j].x, dy = near[k].y - near[j].y;
         const std::int64_t d2 = std::int64_t(dx) * dx + std::int64_t(dy) * dy;
         at_visual += d2 == c.visual2.raw;
         at_protected += d2 == c.protected2.raw;
-        bool separate, visible;
-        flockscope::rules::cornell_classify(fb::near9::from_raw(dx), fb::near9::from_raw(dy), c, separate, visible);
-        if (separate) sepx += dx, sepy += dy;
-        if (visible) sx += std::uint32_t(near[j].x), sy += std::uint32_t(near[j].y), svx += near[j].vx, svy += near[j].vy, ++seen;
       }
-      ASSERT_EQ(job.seen, seen) << "slot " << k;
-      ASSERT_EQ(job.sum_x, sx) << "slot " << k;
-      ASSERT_EQ(job.sum_y, sy) << "slot " << k;
-      ASSERT_EQ(job.sum_vx, svx) << "slot " << k;
-      ASSERT_EQ(job.sum_vy, svy) << "slot " << k;
-      ASSERT_EQ(job.sep_x, sepx) << "slot " << k;
-      ASSERT_EQ(job.sep_y, sepy) << "slot " << k;
+      expect_job_equals(job, all_pairs_sums(near, n, k, c), k);
+      if (HasFatalFailure()) return;
     }
     EXPECT_GT(at_visual, 1000u);
     EXPECT_GT(at_protected, 1000u);
