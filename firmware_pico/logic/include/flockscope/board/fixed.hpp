@@ -61,7 +61,7 @@ struct basic_fixed {
       // rules multiply, normally): floor(a * b / 2^16) from four 32-bit products, exactly
       // what the 64-bit product gives (the Cortex-M0+ has no 64-bit multiply: this is about
       // four times faster than __aeabi_lmul plus a 64-bit saturation).
-      if (std::uint32_t(a.raw + (1 << 23)) < (1u << 24) && std::uint32_t(b.raw + (1 << 23)) < (1u << 24)) {
+      if (std::uint32_t(a.raw) + (1u << 23) < (1u << 24) && std::uint32_t(b.raw) + (1u << 23) < (1u << 24)) {
         const std::int32_t ah = a.raw >> 16, bh = b.raw >> 16;  // [-128, 127]
         const std::uint32_t al = std::uint32_t(a.raw) & 0xFFFFu, bl = std::uint32_t(b.raw) & 0xFFFFu;
         return from_raw(std::int32_t(std::uint32_t(ah * bh) << 16) + ah * std::int32_t(bl) + std::int32_t(al) * bh +
