@@ -299,14 +299,8 @@ std::uint64_t expect_same_sums(const fb::BoardFlock& a, const fb::BoardFlock& b)
     fb::ScanJob ja, jb;
     const bool fa = a.scan_sums(k, ja), fbs = b.scan_sums(k, jb);
     EXPECT_EQ(fa, fbs) << "slot " << k;
-    EXPECT_EQ(ja.seen, jb.seen) << "slot " << k;
-    EXPECT_EQ(ja.sum_x, jb.sum_x) << "slot " << k;
-    EXPECT_EQ(ja.sum_y, jb.sum_y) << "slot " << k;
-    EXPECT_EQ(ja.sum_vx, jb.sum_vx) << "slot " << k;
-    EXPECT_EQ(ja.sum_vy, jb.sum_vy) << "slot " << k;
-    EXPECT_EQ(ja.sep_x, jb.sep_x) << "slot " << k;
-    EXPECT_EQ(ja.sep_y, jb.sep_y) << "slot " << k;
-    if (ja.seen != jb.seen || ja.sum_x != jb.sum_x || ja.sum_vx != jb.sum_vx || ja.sep_x != jb.sep_x) return whole;
+    expect_job_equals(ja, jb, k);
+    if (::testing::Test::HasFatalFailure()) return whole;
     whole += std::uint64_t(a.whole_count(k));
     EXPECT_EQ(b.whole_count(k), 0);
   }
