@@ -4,17 +4,21 @@
 #   grid       N = 1k, 10k, 100k, 1M on 1 and 2 threads, and 300k on 1 thread
 #   grid       clustered: 2000 warm-up steps, 1M on 2 threads and 300k on 1 thread
 #   all-pairs  the straightforward O(N^2) step at 10k and 100k (100k: 2 timed steps)
-#   grid-prev  the previous engine (commit 08c5ab0) at 10k, 100k, 300k and 1M, if given
+#   LABEL      each earlier engine given, at 10k, 100k, 300k and 1M
 # Writes bench/results/scaling.csv and bench/results/scaling_run.txt (machine, load average).
 #
-# Usage: bench/run_scaling.sh [BUILD_DIR] [PREV_BINARY]
-#   BUILD_DIR    where this tree is built (default: build)
-#   PREV_BINARY  flockscope built from 08c5ab0, e.g. /tmp/fs-prev/build/app/flockscope (also
-#                $FLOCKSCOPE_PREV_BIN); see README "Engine and speed" for how to build it.
+# Usage: bench/run_scaling.sh [BUILD_DIR] [LABEL=BINARY | BINARY]...
+#   BUILD_DIR  where this tree is built (default: build)
+#   BINARY     flockscope built from an earlier commit, e.g.
+#              grid-08c5ab0=/tmp/fs-prev/build/app/flockscope (a bare path is labelled
+#              grid-prev; also $FLOCKSCOPE_PREV_BIN); see README "Engine and speed" for how
+#              to build one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${1:-build}/app/flockscope"
-prev="${2:-${FLOCKSCOPE_PREV_BIN:-}}"
+shift || true
+prev=("$@")
+[[ ${#prev[@]} -gt 0 || -z "${FLOCKSCOPE_PREV_BIN:-}" ]] || prev=("$FLOCKSCOPE_PREV_BIN")
 out=bench/results/scaling.csv
 meta=bench/results/scaling_run.txt
 mkdir -p bench/results
@@ -50,11 +54,13 @@ row grid "$bin" --boids 300000 --threads 1 --warmup 2000 --steps 100
 # The straightforward step, timed on the same warmed-up flock.
 for t in 1 2; do row grid "$bin" --boids 10000 --threads "$t" --warmup 500 --steps 10 --all-pairs; done
 for t in 1 2; do row grid "$bin" --boids 100000 --threads "$t" --warmup 500 --steps 2 --all-pairs; done
-if [[ -n "$prev" ]]; then
+for spec in "${prev[@]}"; do
+  label=grid-prev exe=$spec
+  if [[ $spec == *=* ]]; then label=${spec%%=*} exe=${spec#*=}; fi
   for n in 10000 100000 1000000; do
-    for t in 1 2; do row grid-prev "$prev" --boids "$n" --threads "$t" --warmup 500 --steps "$(steps_for "$n")"; done
+    for t in 1 2; do row "$label" "$exe" --boids "$n" --threads "$t" --warmup 500 --steps "$(steps_for "$n")"; done
   done
-  row grid-prev "$prev" --boids 300000 --threads 1 --warmup 500 --steps 100
-fi
+  row "$label" "$exe" --boids 300000 --threads 1 --warmup 500 --steps 100
+done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$meta"
 cat "$meta"

@@ -24,6 +24,12 @@ namespace flockscope {
 
 using rules::Boid;
 
+namespace {
+// Lanes of a chunk of the grid step's candidate loop (cornell_cell_sums); the sorted
+// previous-frame arrays are padded by as many floats so a chunk's last load stays inside.
+constexpr std::uint32_t kRunLanes = 16;
+}  // namespace
+
 int scout_group(const Params& p, std::uint32_t id) {
   if (id < std::uint64_t(p.scouts1)) return 1;
   if (id < std::uint64_t(p.scouts1) + std::uint64_t(p.scouts2)) return 2;
@@ -80,8 +86,8 @@ void Flock::start_from(FlockSnapshot s) {
   x_ = std::move(s.x), y_ = std::move(s.y), vx_ = std::move(s.vx), vy_ = std::move(s.vy);
   id_.resize(n);
   for (std::size_t i = 0; i < n; ++i) id_[i] = std::uint32_t(i);
-  // Padded for the vector loop's last load (see cornell_sum_range).
-  for (auto* v : {&sx_, &sy_, &svx_, &svy_}) v->assign(n + 8, 0.0f);
+  // Padded for the vector loops' last loads (cornell_sum_range: 8 lanes, cornell_cell_sums: 16).
+  for (auto* v : {&sx_, &sy_, &svx_, &svy_}) v->assign(n + kRunLanes, 0.0f);
   sid_.assign(n, 0);
   const auto scouts = std::min<std::uint64_t>(n, std::uint64_t(active_.scouts1) + std::uint64_t(active_.scouts2));
   bias_.assign(std::size_t(scouts), float(active_.biasval));
@@ -176,7 +182,8 @@ rules::BlogCoeffs<float> blog_coeffs(const Params& p) {
 // runs rules::cornell_classify on eight candidates at once (GCC/Clang vector extensions: SSE
 // pairs on any x86-64, one AVX2 register where the CPU has it, chosen at run time), with
 // the sums kept per lane and added in a fixed order: the same result on every run and
-// thread count. The previous-frame arrays are padded by kLanes so the last load stays inside.
+// thread count. The previous-frame arrays are padded (by kRunLanes >= kLanes) so the last load
+// stays inside.
 using rules::kLanes;
 using rules::v8f;
 using rules::v8i;
@@ -217,14 +224,17 @@ void cornell_sum_range(rules::CornellSums<float>& out, float x, float y, std::ui
 }
 
 // ---- the grid step of the Cornell rules, one cell at a time
-// For each non-empty cell, the previous-frame state of the 3x3 block around it (three
-// contiguous slot ranges) is copied into one contiguous per-thread buffer padded to a
-// multiple of kLanes with NaN positions (a NaN fails every comparison, so padding needs no
-// mask), and every boid of the cell runs over that buffer eight candidates at a time. A boid
-// excludes itself by turning its own buffer entry into NaN for its pass. Sums stay per lane
-// and are added by a fixed shuffle tree once per boid, so results are the same on every run,
-// thread count and instruction set (no FMA contraction: ISO C++ mode keeps -ffp-contract=off).
-// The rules' update (steer, bias, speed limit, move) follows in the same pass.
+// For each non-empty cell, the 3x3 block around it is three contiguous slot runs of the
+// previous frame (one per row of cells). Every boid of the cell reads them in place, 16
+// candidates a chunk: lane l of a chunk is slot j + l, and a lane is live when its slot is
+// inside the run and is not the boid itself (excluded by slot, exactly as all-pairs skips
+// j == i). Reading in place (no copy of the block into a padded buffer, no NaN marker for
+// the boid itself) saves the copy and a store-to-load stall per boid; with the sorted arrays
+// padded by 16, a chunk's last load stays inside. Sums stay per lane and are added by a fixed
+// tree once per boid (lanes l and l + 8, then an 8-lane shuffle tree), so results are the
+// same on every run, thread count and instruction set (no FMA contraction: the core builds
+// with -ffp-contract=off). The rules' update (steer, bias, speed limit, move) follows in the
+// same pass.
 struct CornellPass {
   const UniformGrid* grid;
   const float *sx, *sy, *svx, *svy;
@@ -388,113 +398,155 @@ using v8f_unaligned = float __attribute__((vector_size(32), aligned(4)));
   std::memcpy(k.id + i, k.sid + i, 8 * sizeof(std::uint32_t));
 }
 
-// The neighbour sums of the boids in slots [b, e) (one cell) over the candidate buffer, each
-// written as 8 floats to `sums` (boid i at sums + 8 * (i - sums_base)).
+// The three slot runs of a cell's 3x3 block: [run[0], run[1]), [run[2], run[3]), [run[4], run[5]).
+struct BlockRuns {
+  std::uint32_t run[6];
+};
+
+// One half (8 lanes) of a 16-lane chunk: the classification and the masked sums.
+template <bool BoxTest>
+struct HalfSums {
+  v8f cdx{}, cdy{}, xp{}, yp{}, xv{}, yv{};
+  v8i count{};
+  [[gnu::always_inline]] void add(const CornellPass& k, std::uint32_t j, v8i live, v8f X, v8f Y, v8f range,
+                                  v8f protected2, v8f visual2) {
+    const v8f ox = rules::load8(k.sx + j), oy = rules::load8(k.sy + j);
+    const v8f dx = X - ox, dy = Y - oy;
+    const v8f d2 = dx * dx + dy * dy;
+    v8i separate = (d2 < protected2) & live;
+    v8i visible = (d2 < visual2) & live & ~separate;
+    if constexpr (BoxTest) {
+      const v8i in_box = (v8f(v8i(dx) & 0x7fffffff) < range) & (v8f(v8i(dy) & 0x7fffffff) < range);
+      separate &= in_box;
+      visible &= in_box;
+    }
+    // A dead lane adds +0.0 (its loads may be another cell's boids or the padding).
+    cdx += rules::masked(dx, separate);
+    cdy += rules::masked(dy, separate);
+    xp += rules::masked(ox, visible);
+    yp += rules::masked(oy, visible);
+    xv += rules::masked(rules::load8(k.svx + j), visible);
+    yv += rules::masked(rules::load8(k.svy + j), visible);
+    count -= visible;  // masks are -1 where true
+  }
+};
+
+// The neighbour sums of the boids in slots [b, e) (one cell) over its block's runs, each
+// written as 8 floats (close_dx, close_dy, xpos, ypos, xvel, yvel, neighbours, 0) to
+// sums + 8 * (i - b). The portable kernel (every target_clones variant): a 16-lane chunk is
+// two 8-lane halves (lanes 0-7 and 8-15), and the reduction starts with lane l + lane l + 8.
+// (Written with 8-lane vectors because GCC lowers 64-byte vector types piecewise in a
+// target_clones function on AVX2 and below.)
 template <bool BoxTest>
 [[gnu::always_inline]] inline void cornell_cell_sums(const CornellPass& k, std::uint32_t b, std::uint32_t e,
-                                                     std::uint32_t self_base, float* __restrict bx,
-                                                     float* __restrict by, const float* __restrict bvx,
-                                                     const float* __restrict bvy, std::uint32_t padded,
-                                                     float* __restrict sums) {
+                                                     const BlockRuns& block, float* __restrict sums) {
   const auto& c = *k.c;
   // (Broadcasts written out: the rules:: helpers get lowered for the default target first.)
   const v8f range = v8f{} + c.range, protected2 = v8f{} + c.protected2, visual2 = v8f{} + c.visual2;
-  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const v8i lane = {0, 1, 2, 3, 4, 5, 6, 7};
   for (std::uint32_t i = b; i < e; ++i) {
-    const float x = k.sx[i], y = k.sy[i];
-    const std::uint32_t me = self_base + (i - b);
-    bx[me] = nan;  // excluded from its own sums (by slot, as all-pairs does)
-    const v8f X = v8f{} + x, Y = v8f{} + y;
-    v8f cdx{}, cdy{}, xp{}, yp{}, xv{}, yv{};
-    v8i count{};
-    for (std::uint32_t j = 0; j < padded; j += kLanes) {
-      const v8f ox = rules::load8(bx + j), oy = rules::load8(by + j);
-      const v8f dx = X - ox, dy = Y - oy;
-      const v8f d2 = dx * dx + dy * dy;
-      v8i separate = d2 < protected2;
-      v8i visible = (d2 < visual2) & ~separate;
-      if constexpr (BoxTest) {
-        const v8i in_box = (v8f(v8i(dx) & 0x7fffffff) < range) & (v8f(v8i(dy) & 0x7fffffff) < range);
-        separate &= in_box;
-        visible &= in_box;
+    const v8f X = v8f{} + k.sx[i], Y = v8f{} + k.sy[i];
+    HalfSums<BoxTest> lo, hi;
+    for (std::uint32_t r = 0; r < 3; ++r) {
+      const std::uint32_t rb = block.run[2 * r], re = block.run[2 * r + 1];
+      for (std::uint32_t j = rb; j < re; j += kRunLanes) {
+        const v8i slot = std::int32_t(j) + lane;
+        lo.add(k, j, (slot < std::int32_t(re)) & (slot != std::int32_t(i)), X, Y, range, protected2, visual2);
+        if (re - j <= 8) continue;  // a dead half would add +0.0 to every lane: no change
+        const v8i slot_hi = slot + 8;
+        hi.add(k, j + 8, (slot_hi < std::int32_t(re)) & (slot_hi != std::int32_t(i)), X, Y, range, protected2,
+               visual2);
       }
-      cdx += rules::masked(dx, separate);
-      cdy += rules::masked(dy, separate);
-      xp += rules::masked(ox, visible);
-      yp += rules::masked(oy, visible);
-      xv += rules::masked(rules::load8(bvx + j), visible);
-      yv += rules::masked(rules::load8(bvy + j), visible);
-      count -= visible;  // masks are -1 where true
     }
-    bx[me] = x;
-    const v8f total = transpose_sum(cdx, cdy, xp, yp, xv, yv, __builtin_convertvector(count, v8f), v8f{});
+    const v8f total = transpose_sum(lo.cdx + hi.cdx, lo.cdy + hi.cdy, lo.xp + hi.xp, lo.yp + hi.yp, lo.xv + hi.xv,
+                                    lo.yv + hi.yv, __builtin_convertvector(lo.count + hi.count, v8f), v8f{});
     std::memcpy(sums + 8 * std::size_t(i - b), &total, sizeof total);
   }
 }
 
 #ifdef FLOCKSCOPE_HAVE_AVX512_KERNEL
-// cornell_cell_sums with AVX-512 mask registers on the same eight-lane vectors: a masked add
-// instead of and + add. Lane for lane the same additions in the same order (a masked-out lane
-// keeps its value where the portable loop adds +0.0 to it, which never differs: a sum that
-// starts at +0.0 cannot become -0.0), so both give the same bits.
-__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline))
-void cornell_cell_sums_avx512(const CornellPass& k, std::uint32_t b, std::uint32_t e, std::uint32_t self_base,
-                              float* __restrict bx, float* __restrict by, const float* __restrict bvx,
-                              const float* __restrict bvy, std::uint32_t padded, float* __restrict sums) {
+// cornell_cell_sums with AVX-512: 16-lane registers and mask registers (a masked add instead
+// of and + add), two boids a pass over the runs (each chunk loaded once for both, two
+// independent chains of additions). Lane for lane the same additions in the same order as
+// the portable kernel (a masked-out lane keeps its value where the portable one adds +0.0,
+// which never differs: a sum that starts at +0.0 cannot become -0.0), so both give the same
+// bits. The count is summed as integers, exact in any order.
+template <int N, bool BoxTest>
+__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline))
+inline void cornell_boids_avx512(const CornellPass& k, std::uint32_t i, const BlockRuns& block,
+                                 float* __restrict sums) {
   const auto& c = *k.c;
-  const __m256 range = _mm256_set1_ps(c.range), protected2 = _mm256_set1_ps(c.protected2),
-               visual2 = _mm256_set1_ps(c.visual2);
-  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-  const __m256i one = _mm256_set1_epi32(1);
-  const bool box = k.box_test;
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  for (std::uint32_t i = b; i < e; ++i) {
-    const float x = k.sx[i], y = k.sy[i];
-    const std::uint32_t me = self_base + (i - b);
-    bx[me] = nan;
-    const __m256 X = _mm256_set1_ps(x), Y = _mm256_set1_ps(y);
-    __m256 cdx = _mm256_setzero_ps(), cdy = cdx, xp = cdx, yp = cdx, xv = cdx, yv = cdx;
-    __m256i count = _mm256_setzero_si256();
-    for (std::uint32_t j = 0; j < padded; j += kLanes) {
-      const __m256 ox = _mm256_loadu_ps(bx + j), oy = _mm256_loadu_ps(by + j);
-      const __m256 dx = _mm256_sub_ps(X, ox), dy = _mm256_sub_ps(Y, oy);
-      const __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-      __mmask8 separate = _mm256_cmp_ps_mask(d2, protected2, _CMP_LT_OQ);
-      __mmask8 visible = _kandn_mask8(separate, _mm256_cmp_ps_mask(d2, visual2, _CMP_LT_OQ));
-      if (box) {
-        const __mmask8 in_box = _mm256_mask_cmp_ps_mask(_mm256_cmp_ps_mask(_mm256_and_ps(dx, abs_mask), range, _CMP_LT_OQ),
-                                                        _mm256_and_ps(dy, abs_mask), range, _CMP_LT_OQ);
-        separate &= in_box;
-        visible &= in_box;
-      }
-      cdx = _mm256_mask_add_ps(cdx, separate, cdx, dx);
-      cdy = _mm256_mask_add_ps(cdy, separate, cdy, dy);
-      xp = _mm256_mask_add_ps(xp, visible, xp, ox);
-      yp = _mm256_mask_add_ps(yp, visible, yp, oy);
-      xv = _mm256_mask_add_ps(xv, visible, xv, _mm256_loadu_ps(bvx + j));
-      yv = _mm256_mask_add_ps(yv, visible, yv, _mm256_loadu_ps(bvy + j));
-      count = _mm256_mask_add_epi32(count, visible, count, one);
-    }
-    bx[me] = x;
-    const v8f total = transpose_sum(v8f(cdx), v8f(cdy), v8f(xp), v8f(yp), v8f(xv), v8f(yv),
-                                    v8f(_mm256_cvtepi32_ps(count)), v8f{});
-    std::memcpy(sums + 8 * std::size_t(i - b), &total, sizeof total);
+  const __m512 range = _mm512_set1_ps(c.range), protected2 = _mm512_set1_ps(c.protected2),
+               visual2 = _mm512_set1_ps(c.visual2);
+  const __m512 abs_mask = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff));
+  const __m512i one = _mm512_set1_epi32(1);
+  __m512 X[N], Y[N], cdx[N], cdy[N], xp[N], yp[N], xv[N], yv[N];
+  __m512i count[N];
+  for (int q = 0; q < N; ++q) {
+    X[q] = _mm512_set1_ps(k.sx[i + q]), Y[q] = _mm512_set1_ps(k.sy[i + q]);
+    cdx[q] = cdy[q] = xp[q] = yp[q] = xv[q] = yv[q] = _mm512_setzero_ps();
+    count[q] = _mm512_setzero_si512();
   }
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    const std::uint32_t rb = block.run[2 * r], re = block.run[2 * r + 1];
+    for (std::uint32_t j = rb; j < re; j += kRunLanes) {
+      const std::uint32_t left = re - j;
+      const __mmask16 in_run = left >= kRunLanes ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
+      const __m512 ox = _mm512_loadu_ps(k.sx + j), oy = _mm512_loadu_ps(k.sy + j);
+      const __m512 ovx = _mm512_loadu_ps(k.svx + j), ovy = _mm512_loadu_ps(k.svy + j);
+      for (int q = 0; q < N; ++q) {
+        const std::uint32_t me = i + std::uint32_t(q) - j;  // wraps when i + q < j: no lane is the boid
+        __mmask16 live = me < kRunLanes ? __mmask16(in_run & ~(1u << me)) : in_run;
+        const __m512 dx = _mm512_sub_ps(X[q], ox), dy = _mm512_sub_ps(Y[q], oy);
+        const __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
+        if constexpr (BoxTest) {
+          live = _mm512_mask_cmp_ps_mask(live, _mm512_and_ps(dx, abs_mask), range, _CMP_LT_OQ);
+          live = _mm512_mask_cmp_ps_mask(live, _mm512_and_ps(dy, abs_mask), range, _CMP_LT_OQ);
+        }
+        const __mmask16 separate = _mm512_mask_cmp_ps_mask(live, d2, protected2, _CMP_LT_OQ);
+        const __mmask16 visible = _kandn_mask16(separate, _mm512_mask_cmp_ps_mask(live, d2, visual2, _CMP_LT_OQ));
+        cdx[q] = _mm512_mask_add_ps(cdx[q], separate, cdx[q], dx);
+        cdy[q] = _mm512_mask_add_ps(cdy[q], separate, cdy[q], dy);
+        xp[q] = _mm512_mask_add_ps(xp[q], visible, xp[q], ox);
+        yp[q] = _mm512_mask_add_ps(yp[q], visible, yp[q], oy);
+        xv[q] = _mm512_mask_add_ps(xv[q], visible, xv[q], ovx);
+        yv[q] = _mm512_mask_add_ps(yv[q], visible, yv[q], ovy);
+        count[q] = _mm512_mask_add_epi32(count[q], visible, count[q], one);
+      }
+    }
+  }
+  for (int q = 0; q < N; ++q) {
+    // Lane l + lane l + 8, then the portable kernel's 8-lane tree.
+#define FLOCKSCOPE_FOLD16(v) v8f(_mm256_add_ps(_mm512_castps512_ps256(v), _mm512_extractf32x8_ps(v, 1)))
+    const __m512 fcount = _mm512_cvtepi32_ps(count[q]);
+    const v8f total = transpose_sum(FLOCKSCOPE_FOLD16(cdx[q]), FLOCKSCOPE_FOLD16(cdy[q]), FLOCKSCOPE_FOLD16(xp[q]),
+                                    FLOCKSCOPE_FOLD16(yp[q]), FLOCKSCOPE_FOLD16(xv[q]), FLOCKSCOPE_FOLD16(yv[q]),
+                                    FLOCKSCOPE_FOLD16(fcount), v8f{});
+#undef FLOCKSCOPE_FOLD16
+    std::memcpy(sums + 8 * std::size_t(q), &total, sizeof total);
+  }
+}
+
+template <bool BoxTest>
+__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline))
+void cornell_cell_sums_avx512(const CornellPass& k, std::uint32_t b, std::uint32_t e, const BlockRuns& block,
+                              float* __restrict sums) {
+  std::uint32_t i = b;
+  for (; i + 2 <= e; i += 2) cornell_boids_avx512<2, BoxTest>(k, i, block, sums + 8 * std::size_t(i - b));
+  if (i < e) cornell_boids_avx512<1, BoxTest>(k, i, block, sums + 8 * std::size_t(i - b));
 }
 #endif
 
-// Grid rows [row_begin, row_end). `buf` is this thread's candidate buffer, `sums` its staging
-// of neighbour sums (both grown as needed). The sums of a row's boids are staged in slot
-// order and the update runs eight boids at a time as soon as eight are ready (the last few
-// of a row one at a time), so staging never holds more than a cell plus 8 boids.
+// Grid rows [row_begin, row_end). `sums` is this thread's staging of neighbour sums (grown
+// as needed). The sums of a row's boids are staged in slot order and the update runs eight
+// boids at a time as soon as eight are ready (the last few of a row one at a time), so
+// staging never holds more than a cell plus 8 boids.
 __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-void cornell_rows(const CornellPass& k, int row_begin, int row_end, std::vector<float>& buf,
-                  std::vector<float>& sums, float* box) {
+void cornell_rows(const CornellPass& k, int row_begin, int row_end, std::vector<float>& sums, float* box) {
   // The bounding box of the new positions, for the next step's grid (min/max: exact).
   v8f min_x = v8f{} + box[0], max_x = v8f{} + box[1], min_y = v8f{} + box[2], max_y = v8f{} + box[3];
   const UniformGrid& g = *k.grid;
   const int nx = g.nx(), ny = g.ny();
-  const float nan = std::numeric_limits<float>::quiet_NaN();
   for (int cy = row_begin; cy < row_end; ++cy) {
     const int r_lo = cy > 0 ? cy - 1 : 0, r_hi = cy + 1 < ny ? cy + 1 : ny - 1;
     std::uint32_t pending = g.cell_start(std::size_t(cy) * std::size_t(nx));  // first slot not updated yet
@@ -503,50 +555,26 @@ void cornell_rows(const CornellPass& k, int row_begin, int row_end, std::vector<
       const std::uint32_t b = g.cell_start(cell), e = g.cell_start(cell + 1);
       if (b == e) continue;
       const std::size_t x_lo = std::size_t(cx > 0 ? cx - 1 : 0), x_hi = std::size_t(cx + 1 < nx ? cx + 1 : nx - 1);
-      std::uint32_t total = 0;
-      for (int row = r_lo; row <= r_hi; ++row) {
+      // Edge rows of the grid repeat a run as an empty one, so every block has three.
+      BlockRuns block{};
+      for (int row = r_lo, r = 0; row <= r_hi; ++row, ++r) {
         const std::size_t base = std::size_t(row) * std::size_t(nx);
-        total += g.cell_start(base + x_hi + 1) - g.cell_start(base + x_lo);
+        block.run[2 * r] = g.cell_start(base + x_lo), block.run[2 * r + 1] = g.cell_start(base + x_hi + 1);
       }
-      const std::size_t cap = std::size_t(total) + 2 * kLanes;
-      if (buf.size() < 4 * cap) buf.resize(4 * cap + 4 * 64);
-      const std::size_t stride = buf.size() / 4;
-      float* bx = buf.data();
-      float* by = bx + stride;
-      float* bvx = by + stride;
-      float* bvy = bvx + stride;
-      std::uint32_t m = 0, self_base = 0;
-      for (int row = r_lo; row <= r_hi; ++row) {
-        const std::size_t base = std::size_t(row) * std::size_t(nx);
-        const std::uint32_t rb = g.cell_start(base + x_lo), re = g.cell_start(base + x_hi + 1);
-        if (row == cy) self_base = m + (b - rb);
-        // Whole vectors: may copy up to kLanes - 1 floats past re (the sources are padded,
-        // the buffer has room, and the next row or the NaN padding overwrites them).
-        const auto* __restrict s0 = reinterpret_cast<const v8f_unaligned*>(k.sx + rb);
-        const auto* __restrict s1 = reinterpret_cast<const v8f_unaligned*>(k.sy + rb);
-        const auto* __restrict s2 = reinterpret_cast<const v8f_unaligned*>(k.svx + rb);
-        const auto* __restrict s3 = reinterpret_cast<const v8f_unaligned*>(k.svy + rb);
-        auto* __restrict d0 = reinterpret_cast<v8f_unaligned*>(bx + m);
-        auto* __restrict d1 = reinterpret_cast<v8f_unaligned*>(by + m);
-        auto* __restrict d2 = reinterpret_cast<v8f_unaligned*>(bvx + m);
-        auto* __restrict d3 = reinterpret_cast<v8f_unaligned*>(bvy + m);
-        for (std::uint32_t j = 0; j < (re - rb + kLanes - 1) / kLanes; ++j)
-          d0[j] = s0[j], d1[j] = s1[j], d2[j] = s2[j], d3[j] = s3[j];
-        m += re - rb;
-      }
-      const std::uint32_t padded = (m + kLanes - 1) / kLanes * kLanes;
-      for (std::uint32_t j = m; j < padded; ++j) bx[j] = by[j] = nan, bvx[j] = bvy[j] = 0.0f;
       if (sums.size() < 8 * std::size_t(e - pending)) sums.resize(8 * std::size_t(e - pending) + 8 * 64);
       float* staged = sums.data() + 8 * std::size_t(b - pending);
 #ifdef FLOCKSCOPE_HAVE_AVX512_KERNEL
-      if (k.avx512)
-        cornell_cell_sums_avx512(k, b, e, self_base, bx, by, bvx, bvy, padded, staged);
-      else
+      if (k.avx512) {
+        if (k.box_test)
+          cornell_cell_sums_avx512<true>(k, b, e, block, staged);
+        else
+          cornell_cell_sums_avx512<false>(k, b, e, block, staged);
+      } else
 #endif
       if (k.box_test)
-        cornell_cell_sums<true>(k, b, e, self_base, bx, by, bvx, bvy, padded, staged);
+        cornell_cell_sums<true>(k, b, e, block, staged);
       else
-        cornell_cell_sums<false>(k, b, e, self_base, bx, by, bvx, bvy, padded, staged);
+        cornell_cell_sums<false>(k, b, e, block, staged);
       // Update the ready groups of eight and move the rest to the front of the staging.
       std::uint32_t done = 0;
       for (; pending + done + kLanes <= e; done += kLanes) {
@@ -702,20 +730,20 @@ void Flock::step_boids(bool all_pairs) {
         const float inf = std::numeric_limits<float>::infinity();
         const float empty_box[4] = {inf, -inf, inf, -inf};
         if (threads_ <= 1 || n < 4096) {  // a parallel region costs a few microseconds
-          std::vector<float> buf, sums;
+          std::vector<float> sums;
           std::copy(empty_box, empty_box + 4, box_);
-          cornell_rows(k, 0, rows, buf, sums, box_);
+          cornell_rows(k, 0, rows, sums, box_);
         } else {
           std::vector<float> boxes(4 * std::size_t(threads_));
           for (std::size_t t = 0; t < std::size_t(threads_); ++t) std::copy(empty_box, empty_box + 4, &boxes[4 * t]);
 #pragma omp parallel num_threads(threads_)
           {
-            std::vector<float> buf, sums;
+            std::vector<float> sums;
             float* box = boxes.data() + 4 * std::size_t(omp_get_thread_num() % threads_);
             // Rows in dynamic order (dense clusters make some rows far costlier); every
             // boid's result depends only on the previous frame, so the schedule is invisible.
 #pragma omp for schedule(dynamic, 1)
-            for (int row = 0; row < rows; ++row) cornell_rows(k, row, row + 1, buf, sums, box);
+            for (int row = 0; row < rows; ++row) cornell_rows(k, row, row + 1, sums, box);
           }
           std::copy(empty_box, empty_box + 4, box_);
           for (int t = 0; t < threads_; ++t) {

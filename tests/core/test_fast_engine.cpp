@@ -132,16 +132,17 @@ TEST(FastEngine, DenseCellsEqualAllPairs) {
 }
 
 // A visual range whose float square rounds above range * range switches the box test on.
-TEST(FastEngine, BoxTestPathEqualsAllPairs) {
-  Params p = load_preset(resolve_preset("cornell-pico-predator"));
-  double vis = 0;
+static double box_test_visual_range() {
   for (double v = 40.001; v < 41; v += 0.001) {
     const float range = float(v);
-    if (range * range < float(v * v)) {
-      vis = v;
-      break;
-    }
+    if (range * range < float(v * v)) return v;
   }
+  return 0;
+}
+
+TEST(FastEngine, BoxTestPathEqualsAllPairs) {
+  Params p = load_preset(resolve_preset("cornell-pico-predator"));
+  const double vis = box_test_visual_range();
   ASSERT_GT(vis, 0) << "no visual range found that needs the box test";
   p.visualRange = vis;
   expect_grid_equals_all_pairs(p, blob(2000, 200, 8), 3, 1, "box test");
@@ -153,6 +154,28 @@ TEST(FastEngine, PortableAndAvx512KernelsAgreeBitForBit) {
   const auto portable = hash_after(p, 2, 30);
   ::unsetenv("FLOCKSCOPE_PORTABLE_KERNEL");
   EXPECT_EQ(hash_after(p, 2, 30), portable);
+}
+
+// Runs longer than one 16-lane chunk (a dense blob: a boid's own slot in a later chunk, tails
+// of every length), the box-test path and self exclusion without a protected range.
+TEST(FastEngine, PortableAndAvx512KernelsAgreeOnDenseCellsAndTheBoxTest) {
+  Params p = load_preset(resolve_preset("cornell-pico-predator"));
+  const FlockSnapshot start = blob(3000, 120, 11);
+  auto hash = [&](const Params& q, bool portable) {
+    if (portable) ::setenv("FLOCKSCOPE_PORTABLE_KERNEL", "1", 1);
+    Flock f(q, start);
+    for (int s = 0; s < 4; ++s) f.step();
+    ::unsetenv("FLOCKSCOPE_PORTABLE_KERNEL");
+    return f.state_hash();
+  };
+  EXPECT_EQ(hash(p, true), hash(p, false)) << "dense";
+  Params box = p;
+  box.visualRange = box_test_visual_range();
+  ASSERT_GT(box.visualRange, 0);
+  EXPECT_EQ(hash(box, true), hash(box, false)) << "box test";
+  Params no_protected = p;
+  no_protected.protectedRange = 0;
+  EXPECT_EQ(hash(no_protected, true), hash(no_protected, false)) << "protectedRange 0";
 }
 
 TEST(FastEngine, LargeFlocksSameStateOnOneTwoAndThreeThreads) {
