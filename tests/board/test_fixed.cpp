@@ -56,8 +56,9 @@ TEST(BoardFixed, QuantiseMatchesTheProtocol) {
 }
 
 TEST(BoardFixed, ProductEqualsThe64BitOneEverywhere) {
-  // operator* takes four 32-bit products when both factors are below 128 in magnitude and
-  // the saturating 64-bit product otherwise: bit for bit the same as the latter.
+  // operator* takes two 32-bit products when b is in [0, 1), three when both factors are
+  // below 128 in magnitude, and the saturating 64-bit product otherwise: bit for bit the
+  // same as the latter. So does square(a) for a * a.
   auto reference = [](std::int32_t a, std::int32_t b) {
     return fix::saturate((std::int64_t(a) * b) >> 16);
   };
@@ -67,13 +68,50 @@ TEST(BoardFixed, ProductEqualsThe64BitOneEverywhere) {
     return std::uint32_t(state);
   };
   const std::int32_t edges[] = {0, 1, -1, 65535, -65536, 65536, (1 << 23) - 1, -(1 << 23), 1 << 23, -(1 << 23) - 1,
-                                INT32_MAX, INT32_MIN, 33, -12345678};
-  for (std::int32_t a : edges)
+                                INT32_MAX, INT32_MIN, 33, -12345678, 65534, -32768 * 65536, 32767 * 65536 + 65535};
+  for (std::int32_t a : edges) {
+    EXPECT_EQ(square(fix::from_raw(a)).raw, reference(a, a)) << a;
     for (std::int32_t b : edges) EXPECT_EQ((fix::from_raw(a) * fix::from_raw(b)).raw, reference(a, b)) << a << " " << b;
+  }
   for (int i = 0; i < 200000; ++i) {
     const int shift_a = int(next() % 32), shift_b = int(next() % 32);
     const auto a = std::int32_t(next()) >> shift_a, b = std::int32_t(next()) >> shift_b;
     ASSERT_EQ((fix::from_raw(a) * fix::from_raw(b)).raw, reference(a, b)) << a << " " << b;
+    ASSERT_EQ(square(fix::from_raw(a)).raw, reference(a, a)) << a;
+    // A weight in [0, 1) times anything (the two-product path).
+    const auto w = std::int32_t(next() & 0xFFFFu);
+    ASSERT_EQ((fix::from_raw(a) * fix::from_raw(w)).raw, reference(a, w)) << a << " " << w;
+  }
+}
+
+TEST(BoardFixed, QuotientEqualsThe64BitOneEverywhere) {
+  // operator/ divides by a positive divisor below 2^24 (256) in three 32-bit divisions and
+  // otherwise in 64 bits, saturated: bit for bit the latter (truncated toward zero).
+  auto reference = [](std::int32_t a, std::int32_t b) {
+    if (b == 0) return a > 0 ? INT32_MAX : a < 0 ? INT32_MIN : 0;
+    return fix::saturate((std::int64_t(a) * 65536) / b);
+  };
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  auto next = [&state] {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return std::uint32_t(state);
+  };
+  const std::int32_t edges[] = {0,          1,         -1,        2,         65535,         65536,     -65536,
+                                (1 << 24) - 1, 1 << 24, -(1 << 24), (1 << 15) - 1, 1 << 15, INT32_MAX, INT32_MIN,
+                                INT32_MIN + 1, 393216,  -393217,   123456789, -987654321};
+  for (std::int32_t a : edges)
+    for (std::int32_t b : edges) EXPECT_EQ((fix::from_raw(a) / fix::from_raw(b)).raw, reference(a, b)) << a << " " << b;
+  for (int i = 0; i < 400000; ++i) {
+    const int shift_a = int(next() % 32), shift_b = int(next() % 32);
+    const auto a = std::int32_t(next()) >> shift_a, b = std::int32_t(next()) >> shift_b;
+    ASSERT_EQ((fix::from_raw(a) / fix::from_raw(b)).raw, reference(a, b)) << a << " " << b;
+    // Around the saturation bound: |a| / b near 2^15.
+    const auto d = std::int32_t(next() & 0xFFFFFFu) | 1;
+    const std::int64_t edge = std::int64_t(d) * 32768 + std::int32_t(next() % 64) - 32;
+    if (edge <= INT32_MAX) {
+      ASSERT_EQ((fix::from_raw(std::int32_t(edge)) / fix::from_raw(d)).raw, reference(std::int32_t(edge), d));
+      ASSERT_EQ((fix::from_raw(std::int32_t(-edge)) / fix::from_raw(d)).raw, reference(std::int32_t(-edge), d));
+    }
   }
 }
 
@@ -108,4 +146,9 @@ TEST(BoardFixed, SqrtFastPathEqualsTheDigitLoop) {
   }
   for (std::int32_t raw : {1, 2, 3, 4, 65535, 65536, 65537, (1 << 30) - 1, 1 << 30, INT32_MAX})
     EXPECT_EQ(sqrt(fix::from_raw(raw)).raw, reference(raw)) << raw;
+  // Every value up to 2^20 (speeds below 4 px, across the switch from the bit search of the
+  // low 8 bits to the division at r0 = 128), and both sides of every square above.
+  for (std::int32_t raw = 1; raw <= (1 << 20); ++raw) ASSERT_EQ(sqrt(fix::from_raw(raw)).raw, reference(raw)) << raw;
+  for (std::int32_t r = 1024; r < 32768; ++r)
+    for (std::int32_t raw : {r * r - 1, r * r, r * r + 2 * r}) ASSERT_EQ(sqrt(fix::from_raw(raw)).raw, reference(raw)) << raw;
 }

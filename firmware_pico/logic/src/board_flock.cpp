@@ -181,24 +181,22 @@ std::uint8_t BoardFlock::group(std::uint32_t k) const {
 }
 
 // ---------------------------------------------------------------- the step
-std::uint32_t BoardFlock::cell_x(fix x) const {
-  // Monotone and clamped, with cells at least cell_px_ wide (the reciprocal is rounded
-  // down): two boids closer than the interaction range are at most one cell apart, so the
-  // 3x3 stencil finds every neighbour, off screen too. A multiply, not a division.
-  const std::int32_t px = (x.raw >> 16) + pad_px_;
-  if (px <= 0) return 0;
-  const std::uint32_t c = (std::uint32_t(px) * inv_cell_) >> 16;
-  return c < cols_ ? c : cols_ - 1;
+namespace {
+// The column (or row) of a Q16.16 coordinate: monotone and clamped to [0, count), with
+// cells at least cell_px_ wide (the reciprocal inv is rounded down): two boids closer than
+// the interaction range are at most reach_ cells apart, so the stencil finds every
+// neighbour, off screen too. A multiply, not a division. The grid's fields come as
+// arguments so that begin_step's loop keeps them in registers.
+inline std::uint32_t grid_line(std::int32_t raw, std::int32_t pad, std::uint32_t inv, std::uint32_t count) {
+  const std::int32_t p = (raw >> 16) + pad;
+  if (p <= 0) return 0;
+  const std::uint32_t c = (std::uint32_t(p) * inv) >> 16;
+  return c < count ? c : count - 1;
 }
+}  // namespace
 
-std::uint32_t BoardFlock::cell_y(fix y) const {
-  const std::int32_t py = (y.raw >> 16) + pad_px_;
-  if (py <= 0) return 0;
-  const std::uint32_t c = (std::uint32_t(py) * inv_cell_) >> 16;
-  return c < rows_ ? c : rows_ - 1;
-}
-
-std::uint32_t BoardFlock::cell_of(fix x, fix y) const { return cell_y(y) * cols_ + cell_x(x); }
+std::uint32_t BoardFlock::cell_x(fix x) const { return grid_line(x.raw, pad_px_, inv_cell_, cols_); }
+std::uint32_t BoardFlock::cell_y(fix y) const { return grid_line(y.raw, pad_px_, inv_cell_, rows_); }
 
 void BoardFlock::begin_step() {
   // Counting sort of the last state into cell order: the state is scattered into `near`
@@ -209,10 +207,18 @@ void BoardFlock::begin_step() {
   plain_only_ = !aggregate_on();
   std::uint16_t* start = buf_.cell_start;
   for (std::uint32_t c = 0; c <= cells; ++c) start[c] = 0;
-  for (std::uint32_t i = 0; i < n_; ++i) {
-    const std::uint32_t c = cell_of(buf_.x[i], buf_.y[i]);
-    buf_.cell[i] = std::uint16_t(c);
-    ++start[c + 1];
+  {
+    // cell_y() * cols_ + cell_x(), with the buffers and the grid in locals (kept in
+    // registers, not reloaded from *this after every store).
+    const fix *x = buf_.x, *y = buf_.y;
+    std::uint16_t* cell = buf_.cell;
+    const std::int32_t pad = pad_px_;
+    const std::uint32_t inv = inv_cell_, cols = cols_, rows = rows_, n = n_;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const std::uint32_t c = grid_line(y[i].raw, pad, inv, rows) * cols + grid_line(x[i].raw, pad, inv, cols);
+      cell[i] = std::uint16_t(c);
+      ++start[c + 1];
+    }
   }
   for (std::uint32_t c = 0; c < cells; ++c) start[c + 1] = std::uint16_t(start[c + 1] + start[c]);
   NearBoid* near = buf_.near;
@@ -522,15 +528,20 @@ void scan_edge(ScanJob& job, std::int32_t range9) {
 
 bool BoardFlock::make_job(std::uint32_t k, ScanJob& job, WholeSums& whole) const {
   const NearBoid* near = buf_.near;
-  const std::uint16_t* start = buf_.cell_start;
-  const std::uint32_t reach = reach_, cols = cols_, rows = rows_;
   job.x = near[k].x;
   job.y = near[k].y;
   job.visual2 = std::uint32_t(visual2_);  // used by the fast scan only, where they fit
   job.protected2 = std::uint32_t(protected2_);
   // Slot k's cell (its state is still the previous frame's: update() writes it after the
-  // scan). The fast scan when the stencil stays off the clamped outermost cells.
-  const std::uint32_t cx = cell_x(buf_.x[k]), cy = cell_y(buf_.y[k]);
+  // scan).
+  return make_runs(cell_x(buf_.x[k]), cell_y(buf_.y[k]), job, whole);
+}
+
+bool BoardFlock::make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job, WholeSums& whole) const {
+  const NearBoid* near = buf_.near;
+  const std::uint16_t* start = buf_.cell_start;
+  const std::uint32_t reach = reach_, cols = cols_, rows = rows_;
+  // The fast scan when the stencil stays off the clamped outermost cells.
   const bool fast = fast_scan_ && cx > reach && cx + reach + 1 < cols && cy > reach && cy + reach + 1 < rows;
   if (fast && plain_only_) {  // the default (whole cells off): the stencil's row runs
     whole.n = 0;
@@ -631,22 +642,52 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   const NearBoid* near = buf_.near;
   const rules::CornellCoeffs<fix>& c = c_;
   const std::uint32_t npred = predator_count();
+  const std::uint32_t scout_end = std::min(scouts1_ + scouts2_, buf_.bias_capacity);  // ids below: scouts
+  std::uint32_t (*const clock)() = clock_;
+  std::uint32_t scan_cycles = 0;  // added to scan_cycles_ at the end (not a member store per boid)
   const fix vmax_guard(100);
   const fix min2 = c.minspeed * c.minspeed, max2 = c.maxspeed * c.maxspeed;
   ScanJob job;
   WholeSums whole;
+  job.visual2 = std::uint32_t(visual2_);  // as make_job() sets them (no scan writes them)
+  job.protected2 = std::uint32_t(protected2_);
+  // Slots are in grid order (begin_step): slot k lies in the cell c with start[c] <= k <
+  // start[c + 1], the cell make_job() computes from its position. So the cell is found by
+  // walking the cells along with k from the first slot's (no per-boid cell_x/cell_y), and
+  // the plain fast job, whose runs depend on the cell only (no scan writes them), is built
+  // once per cell (make_runs), not once per boid. Every other kind of job depends on the
+  // boid (template bins, whole sums) or has its sums accumulated (the general scan): made
+  // afresh for each.
+  const std::uint16_t* start = buf_.cell_start;
+  const std::uint32_t cols = cols_;
+  std::uint32_t cx = 0, cy = 0;
+  if (begin < end) cx = cell_x(buf_.x[begin]), cy = cell_y(buf_.y[begin]);
+  const std::uint16_t* next = start + (cy * cols + cx + 1);  // start[c + 1] of the cell c
+  bool fast = false, reuse = false;
 
   for (std::uint32_t k = begin; k < end; ++k) {
     const Boid<fix> self{buf_.x[k], buf_.y[k], buf_.vx[k], buf_.vy[k]};
-    const bool fast = make_job(k, job, whole);
-    const std::uint32_t t0 = clock_ ? clock_() : 0;
+    job.x = near[k].x;
+    job.y = near[k].y;
+    if (*next <= k) {  // past the cell (and any empty ones after it)
+      do {
+        ++next;
+        if (++cx == cols) cx = 0, ++cy;
+      } while (*next <= k);
+      reuse = false;
+    }
+    if (!reuse) {
+      fast = make_runs(cx, cy, job, whole);
+      reuse = fast && plain_only_;
+    }
+    const std::uint32_t t0 = clock ? clock() : 0;
     if (fast)
       flockscope_scan_neighbours(&job);
     else if (fast_scan_)
       scan_edge(job, range9_);
     else
       scan_general(job, near + k, range9_, visual2_, protected2_);
-    if (clock_) scan_cycles_ += (clock_() - t0) & 0xFFFFFFu;
+    if (clock) scan_cycles += (clock() - t0) & 0xFFFFFFu;
     add_whole(job, whole);
     const std::int32_t seen = job.seen;
     // Relative sums (Q23.9): sum of (other - self) = sum of others - seen * self, in
@@ -658,7 +699,8 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
     rules::CornellSums<fix> s;
     if (seen > 0) {
       auto mean = [seen](std::int32_t sum9) {  // Q23.9 sum -> Q16.16 mean
-        return fix::from_raw((sum9 < (1 << 24) && sum9 > -(1 << 24)) ? sum9 * 128 / seen : sum9 / seen * 128);
+        return fix::from_raw((sum9 < (1 << 24) && sum9 > -(1 << 24)) ? div_s32(sum9 * 128, seen)
+                                                                       : div_s32(sum9, seen) * 128);
       };
       s.xpos = self.x + mean(rel_x);
       s.ypos = self.y + mean(rel_y);
@@ -676,7 +718,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
       rules::predator_accumulate(ps, self.x - pred_[q].x, self.y - pred_[q].y, c);
     Boid<fix> nb = rules::cornell_steer(self, s, ps, c);
     const std::uint32_t id = buf_.id[k];
-    if (id < scouts1_ + scouts2_ && id < buf_.bias_capacity) {
+    if (id < scout_end) {
       fix bias = c.dynamic_bias ? buf_.bias[id] : biasval_;
       rules::cornell_bias(nb.vx, bias, id < scouts1_ ? 1 : 2, c);
       buf_.bias[id] = bias;
@@ -689,7 +731,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
     if (nb.vy < -vmax_guard) nb.vy = -vmax_guard;
     // limit_speed only changes a velocity whose speed is outside [min, max]; the squared
     // test skips its square root for the others (same result, much cheaper).
-    const fix v2 = nb.vx * nb.vx + nb.vy * nb.vy;
+    const fix v2 = square(nb.vx) + square(nb.vy);  // = vx * vx + vy * vy (fixed.hpp)
     if (!(v2 >= min2 && v2 <= max2)) rules::limit_speed(nb.vx, nb.vy, c.minspeed, c.maxspeed, self.vx, self.vy);
     if (c.dt == fix(1)) {  // the Cornell rules' dt: no multiply
       buf_.x[k] = self.x + nb.vx;
@@ -701,6 +743,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
     buf_.vx[k] = nb.vx;
     buf_.vy[k] = nb.vy;
   }
+  scan_cycles_ += scan_cycles;
 }
 
 void BoardFlock::end_step() {

@@ -206,11 +206,13 @@ class BoardFlock {
  private:
   std::uint32_t cell_x(fix x) const;
   std::uint32_t cell_y(fix y) const;
-  std::uint32_t cell_of(fix x, fix y) const;
   void spawn_one(std::uint32_t slot, std::uint32_t id);
   // Slot k's scan job (position, ranges, the stencil's row runs); true if the fast scan's
   // conditions hold for it.
   bool make_job(std::uint32_t k, ScanJob& job, WholeSums& whole) const;
+  // make_job() after the boid's own fields (x, y, the squared ranges): the runs of the
+  // stencil about cell (cx, cy), and the whole-cell sums.
+  bool make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job, WholeSums& whole) const;
   // The fast job with whole cells aggregated (make_job's fast branch when aggregate_on()).
   void make_aggregated_job(std::uint32_t cx, std::uint32_t cy, ScanJob& job, WholeSums& whole) const;
   void make_template_job(std::uint32_t cx, std::uint32_t cy, ScanJob& job, WholeSums& whole) const;

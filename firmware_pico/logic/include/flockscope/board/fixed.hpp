@@ -3,8 +3,9 @@
 //   fix    Q16.16 in an int32 (range +-32768, step 2^-16 = 1.5e-5): boid state, parameters
 //          and every rule in core's rules.hpp. Products and quotients are those of 64-bit
 //          arithmetic, saturated, so a wild value clips instead of wrapping into nonsense
-//          (products of small factors and square roots of small values take exact 32-bit
-//          paths: the Cortex-M0+ has no 64-bit multiply).
+//          (products of small factors or by a weight in [0, 1), quotients by divisors below
+//          256 and square roots of small values take exact 32-bit paths: the Cortex-M0+ has
+//          no 64-bit multiply or divide).
 //   near9  a Q23.9 (1/512 px) offset with exact 64-bit squares: the scalar of the neighbour
 //          test rules::cornell_classify in the general scan (board_flock.cpp). round_q9
 //          makes the scan's Q23.9 snapshot.
@@ -12,12 +13,44 @@
 // fix satisfies what rules.hpp asks of a scalar S: + - * /, comparisons, construction from
 // int (and, explicitly, from double), and ADL-found sqrt, abs_of, div_count, round_of.
 // Additions wrap (done in uint32: no undefined behaviour); nothing here allocates, throws
-// or calls the OS, so it builds for the RP2040 and the host alike.
+// or calls the OS, so it builds for the RP2040 and the host alike (div_s32 and divmod_u32,
+// the 32-bit divisions, use the RP2040's hardware divider there and C's operators here).
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
+
+#if PICO_ON_DEVICE
+#include "hardware/divider.h"
+#endif
 
 namespace flockscope::board {
+
+// 32-bit divisions as C's / and % give them (quotient truncated toward zero; b != 0). On
+// the RP2040 inline through the core's SIO hardware divider: the SDK's __aeabi_idiv and
+// __aeabi_uidivmod reach the same divider through a call and a check of its state, about
+// 25 cycles against 14. Interrupt-safe as the SDK's own inline divisions are: a handler's
+// division goes through those wrappers, which save and restore a divider in use.
+constexpr std::int32_t div_s32(std::int32_t a, std::int32_t b) {
+#if PICO_ON_DEVICE
+  if (!std::is_constant_evaluated()) return hw_divider_s32_quotient_inlined(a, b);
+#endif
+  return a / b;
+}
+struct DivModU32 {
+  std::uint32_t q, r;
+};
+constexpr DivModU32 divmod_u32(std::uint32_t a, std::uint32_t b) {
+#if PICO_ON_DEVICE
+  if (!std::is_constant_evaluated()) {
+    hw_divider_divmod_u32_start(a, b);
+    hw_divider_pause();
+    const std::uint32_t r = sio_hw->div_remainder;
+    return {sio_hw->div_quotient, r};  // the quotient read last: it marks the divider free
+  }
+#endif
+  return {a / b, a % b};
+}
 
 template <int Frac>
 struct basic_fixed {
@@ -57,23 +90,68 @@ struct basic_fixed {
   friend constexpr basic_fixed operator-(basic_fixed a) { return from_raw(std::int32_t(0u - std::uint32_t(a.raw))); }
   friend constexpr basic_fixed operator*(basic_fixed a, basic_fixed b) {
     if constexpr (Frac == 16) {
-      // Both below 128 in magnitude (every position offset, velocity and coefficient the
-      // rules multiply, normally): floor(a * b / 2^16) from four 32-bit products, exactly
-      // what the 64-bit product gives (the Cortex-M0+ has no 64-bit multiply: this is about
-      // four times faster than __aeabi_lmul plus a 64-bit saturation).
+      // Exact 32-bit paths for the products the rules take (the Cortex-M0+ has no 64-bit
+      // multiply: __aeabi_lmul plus a 64-bit saturation costs several times more), each
+      // bit for bit floor(a * b / 2^16) as the 64-bit product gives it:
+      const std::uint32_t al = std::uint32_t(a.raw) & 0xFFFFu;
+      const std::int32_t ah = a.raw >> 16;
+      if ((std::uint32_t(b.raw) >> 16) == 0) {
+        // b in [0, 1) (every weight of the rules: centering, matching, avoid, a bias, a dt
+        // below 1), any a: a * b = ah b 2^16 + al b with al b < 2^32, so the floor is
+        // ah b + (al b >> 16); |ah b| <= 32768 * 65535 and the result lies between 0 and
+        // a: no overflow, nothing to saturate. Two multiplies, no range test on a.
+        const auto bl = std::uint32_t(b.raw);
+        return from_raw(ah * std::int32_t(bl) + std::int32_t((al * bl) >> 16));
+      }
+      // Both below 128 in magnitude (offsets, velocities, speeds): with b = bh 2^16 + bl,
+      // a * b = (a bh + ah bl) 2^16 + al bl, so the floor is a bh + ah bl + (al bl >> 16),
+      // three 32-bit products (|a bh| < 2^30). The tests in a form whose value ranges the
+      // compiler tracks (it drops them after the update's velocity clamps).
       if (std::uint32_t(a.raw) + (1u << 23) < (1u << 24) && std::uint32_t(b.raw) + (1u << 23) < (1u << 24)) {
-        const std::int32_t ah = a.raw >> 16, bh = b.raw >> 16;  // [-128, 127]
-        const std::uint32_t al = std::uint32_t(a.raw) & 0xFFFFu, bl = std::uint32_t(b.raw) & 0xFFFFu;
-        return from_raw(std::int32_t(std::uint32_t(ah * bh) << 16) + ah * std::int32_t(bl) + std::int32_t(al) * bh +
-                        std::int32_t((al * bl) >> 16));
+        const std::int32_t bh = b.raw >> 16;
+        const std::uint32_t bl = std::uint32_t(b.raw) & 0xFFFFu;
+        return from_raw(a.raw * bh + ah * std::int32_t(bl) + std::int32_t((al * bl) >> 16));
       }
       return from_raw(saturate((std::int64_t(a.raw) * b.raw) >> Frac));
     } else {
       return from_raw(saturate((std::int64_t(a.raw) * b.raw) >> Frac));
     }
   }
+  // a * a, bit for bit (the squared speed of the board's speed-limit test): below 128 in
+  // magnitude the three-product formula of operator* with b = a, without its tests on b.
+  friend constexpr basic_fixed square(basic_fixed a) {
+    if constexpr (Frac == 16) {
+      if (std::uint32_t(a.raw) + (1u << 23) < (1u << 24)) {  // a value range the compiler can track
+        const std::int32_t ah = a.raw >> 16;
+        const std::uint32_t al = std::uint32_t(a.raw) & 0xFFFFu;
+        return from_raw(a.raw * ah + ah * std::int32_t(al) + std::int32_t((al * al) >> 16));
+      }
+    }
+    return a * a;
+  }
   friend constexpr basic_fixed operator/(basic_fixed a, basic_fixed b) {
     if (b.raw == 0) return from_raw(a.raw > 0 ? INT32_MAX : a.raw < 0 ? INT32_MIN : 0);
+    if constexpr (Frac == 16) {
+      if (b.raw > 0 && b.raw < (1 << 24)) {
+        // A divisor below 256 (the speed limit divides by speeds, at most 100 * sqrt(2)):
+        // Q = floor(|a| 2^16 / b) by long division in three 32-bit unsigned divisions
+        // (the RP2040's hardware divider; the 64-bit division is a long software routine
+        // on the M0+): |a| = q1 b + r1, then 2^8 r1 and 2^8 r2 stay below 2^32 as r < b <
+        // 2^24, and Q = q1 2^16 + q2 2^8 + q3 exactly. The 64-bit quotient truncates toward
+        // zero: -Q for a negative a; |Q| >= 2^31 (q1 >= 2^15) saturates.
+        const std::uint32_t m = a.raw < 0 ? 0u - std::uint32_t(a.raw) : std::uint32_t(a.raw);
+        const auto d = std::uint32_t(b.raw);
+        std::uint32_t q1 = 0, r1 = m;
+        if (m >= d) {  // mostly |a| < b: the speed limit divides a component by the speed
+          const DivModU32 s1 = divmod_u32(m, d);
+          q1 = s1.q, r1 = s1.r;
+          if (q1 >= (1u << 15)) return from_raw(a.raw < 0 ? INT32_MIN : INT32_MAX);
+        }
+        const DivModU32 s2 = divmod_u32(r1 << 8, d);
+        const std::uint32_t q = (q1 << 16) + (s2.q << 8) + divmod_u32(s2.r << 8, d).q;
+        return from_raw(a.raw < 0 ? std::int32_t(0u - q) : std::int32_t(q));
+      }
+    }
     return from_raw(saturate((std::int64_t(a.raw) * kOne) / b.raw));
   }
   basic_fixed& operator+=(basic_fixed b) { return *this = *this + b; }
@@ -120,9 +198,20 @@ struct basic_fixed {
         }
         const std::uint32_t rem = x << 16;  // x = raw - r0^2 now
         std::uint32_t t = 0;
-        for (std::uint32_t b = 128; b != 0; b >>= 1) {
-          const std::uint32_t u = t | b;
-          if (512u * r0 * u + u * u <= rem) t = u;
+        if (r0 >= 128) {
+          // From r0 >= 128 on (speeds from 0.5 px): every such t has 512 r0 t <= rem, so
+          // t <= rem / (512 r0) (one hardware division), and as the answer t' has
+          // 512 r0 (t' + 1) + (t' + 1)^2 > rem with (t' + 1)^2 <= 512 r0, that bound is at
+          // most t' + 1: step down while it overshoots (the largest t, as the bit-by-bit
+          // search below finds it).
+          t = divmod_u32(rem, 512u * r0).q;
+          if (t > 255) t = 255;
+          while (512u * r0 * t + t * t > rem) --t;
+        } else {
+          for (std::uint32_t b = 128; b != 0; b >>= 1) {
+            const std::uint32_t u = t | b;
+            if (512u * r0 * u + u * u <= rem) t = u;
+          }
         }
         return from_raw(std::int32_t((r0 << 8) + t));
       }

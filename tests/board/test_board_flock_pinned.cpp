@@ -1,0 +1,133 @@
+// The board flock's exact results, pinned: a hash of the full state (every slot's id,
+// Q16.16 position and velocity, the scouts' biases, the predators) after 300 steps of
+// 2,000 boids, for parameter sets that cover the update's paths (predators, scouts with
+// dynamic and static bias, dt != 1, speed limits, margins that let boids leave the grid
+// for the clamped edge cells, ranges beyond the fast scan, whole-cell aggregation).
+//
+// The hashes were recorded from the code before the update phase was optimised (32-bit
+// paths for products by weights, squares, quotients and the square root's low bits in
+// fixed.hpp; the hardware divider inline; the cell walk and one job per cell in
+// BoardFlock::update): that work promised bit-identical results, and any change to a
+// result bit fails here. A deliberate change of the board's arithmetic (or of core's
+// rules.hpp, whose templates the board runs) must re-record them and say why.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+
+#include "flockscope/board/board_flock.hpp"
+#include "flockscope/board/host_storage.hpp"
+#include "flockscope/core/rng.hpp"
+
+namespace fb = flockscope::board;
+namespace pid = flockscope::board::pid;
+
+namespace {
+
+struct Fnv {
+  std::uint64_t h = 1469598103934665603ull;
+  void add(std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) h = (h ^ ((v >> (8 * i)) & 0xFFu)) * 1099511628211ull;
+  }
+};
+
+struct Setting {
+  std::uint16_t id;
+  double value;
+};
+
+// 2,000 boids from `seed`, `steps` steps (aggregation with templates in every stencil
+// when `aggregate`); the hash of the final state.
+template <std::size_t N>
+std::uint64_t run_hash(const Setting (&settings)[N], std::uint64_t seed, bool aggregate = false,
+                       std::uint32_t reach = 2, int steps = 300) {
+  constexpr std::uint32_t n = 2000;
+  fb::HostFlockStorage storage(n);
+  fb::ParamStore store{fb::BoardLimits{}};
+  for (const Setting& s : settings) store.force(s.id, s.value);
+  fb::BoardFlock flock(storage.buffers);
+  flock.set_reach(reach);
+  flock.set_aggregate(aggregate);
+  flock.set_aggregate_min(0);
+  // The start state from integer draws only (reset()'s spawn goes through double and the
+  // C library's trigonometry, which may differ by a bit between platforms): positions
+  // inside the 100 px margins, velocity components in [-6, 6) px/frame.
+  flock.reset(store, seed, 0);
+  flockscope::Pcg32 rng(seed);
+  auto draw = [&rng](std::int32_t lo_px, std::int32_t span_px) {
+    return fb::fix::from_raw(std::int32_t(std::uint32_t(lo_px) * 65536u + rng.next() % (std::uint32_t(span_px) << 16)));
+  };
+  flock.set_size(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const fb::fix x = draw(100, 440), y = draw(100, 280);
+    flock.set_boid(i, x, y, draw(-6, 12), draw(-6, 12));
+  }
+  for (std::uint32_t q = 0; q < flock.predator_count(); ++q) {
+    const fb::fix x = draw(100, 440), y = draw(100, 280);
+    flock.set_predator(q, {x, y, draw(-6, 12), draw(-6, 12)});
+  }
+  for (int i = 0; i < steps; ++i) flock.step();
+  Fnv f;
+  f.add(flock.size());
+  for (std::uint32_t k = 0; k < flock.size(); ++k) {
+    f.add(flock.id(k));
+    f.add(std::uint32_t(flock.x(k).raw)), f.add(std::uint32_t(flock.y(k).raw));
+    f.add(std::uint32_t(flock.vx(k).raw)), f.add(std::uint32_t(flock.vy(k).raw));
+  }
+  for (std::uint32_t id = 0; id < fb::kMaxScouts; ++id) f.add(std::uint32_t(storage.bias[id].raw));
+  for (std::uint32_t q = 0; q < flock.predator_count(); ++q) {
+    const fb::Predator& p = flock.predator(q);
+    f.add(std::uint32_t(p.x.raw)), f.add(std::uint32_t(p.y.raw)), f.add(std::uint32_t(p.vx.raw)),
+        f.add(std::uint32_t(p.vy.raw));
+  }
+  std::printf("hash %016llx\n", static_cast<unsigned long long>(f.h));
+  return f.h;
+}
+
+}  // namespace
+
+// The board's defaults: cornell-pico-predator (one predator, 40 / 8 px, speeds 3..6).
+TEST(BoardFlockPinned, CornellPicoPredator) {
+  const Setting s[] = {{pid::predators, 1}};
+  EXPECT_EQ(run_hash(s, 1), 0xc048c70da9949437ull);
+}
+
+// Scouts (300 + 200 of 2,000) with dynamic bias, three predators with a wide range.
+TEST(BoardFlockPinned, ScoutsWithDynamicBias) {
+  const Setting s[] = {{pid::scouts1, 300},     {pid::scouts2, 200},      {pid::dynamicbias, 1},
+                       {pid::biasval, 0.005},   {pid::maxbias, 0.02},     {pid::bias_increment, 0.0002},
+                       {pid::predators, 3},     {pid::predatorRange, 150}, {pid::predatorturnfactor, 0.3}};
+  EXPECT_EQ(run_hash(s, 7), 0xc1317b916837abc4ull);
+}
+
+// Static bias, other ranges and coefficients, dt 0.5, a slow speed band, no predators.
+TEST(BoardFlockPinned, OtherRangesHalfStepNoPredators) {
+  const Setting s[] = {{pid::visualRange, 25},   {pid::protectedRange, 5},    {pid::dt, 0.5},
+                       {pid::predators, 0},      {pid::minspeed, 1.5},        {pid::maxspeed, 3.5},
+                       {pid::centeringfactor, 0.002}, {pid::matchingfactor, 0.1}, {pid::avoidfactor, 0.08},
+                       {pid::turnfactor, 0.35},  {pid::scouts1, 100},         {pid::biasval, 0.01}};
+  EXPECT_EQ(run_hash(s, 3), 0x94043b8115eb7f3eull);
+}
+
+// No margins and no turning: the flock drifts off screen into the clamped edge cells (the
+// edge scan); minspeed above maxspeed (maxspeed wins); dt 1.25.
+TEST(BoardFlockPinned, DriftingIntoTheEdgeCells) {
+  const Setting s[] = {{pid::leftmargin, 0}, {pid::rightmargin, 0}, {pid::topmargin, 0},
+                       {pid::bottommargin, 0}, {pid::turnfactor, 0}, {pid::minspeed, 5},
+                       {pid::maxspeed, 4}, {pid::dt, 1.25}, {pid::predators, 2}};
+  EXPECT_EQ(run_hash(s, 5), 0x2c3820d72f8a026bull);
+}
+
+// Ranges beyond the fast scan (visualRange 80: the general scan for every boid), a
+// protected range wider than the visual one, separation off, 16 predators.
+TEST(BoardFlockPinned, GeneralScanRanges) {
+  const Setting s[] = {{pid::visualRange, 80}, {pid::protectedRange, 90}, {pid::separation, 0},
+                       {pid::predators, 16},   {pid::minspeed, 0},        {pid::maxspeed, 7}};
+  EXPECT_EQ(run_hash(s, 9, false, 2, 120), 0x2da6e713e4ef91cdull);
+}
+
+// Whole-cell aggregation with templates (reach 3) and alignment off.
+TEST(BoardFlockPinned, AggregatedCells) {
+  const Setting s[] = {{pid::alignment, 0}, {pid::visualRange, 30}, {pid::protectedRange, 6}};
+  EXPECT_EQ(run_hash(s, 13, true, 3), 0x4daebc5444b797a4ull);
+}
