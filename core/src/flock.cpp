@@ -446,16 +446,24 @@ template <bool BoxTest>
   const v8i lane = {0, 1, 2, 3, 4, 5, 6, 7};
   for (std::uint32_t i = b; i < e; ++i) {
     const v8f X = v8f{} + k.sx[i], Y = v8f{} + k.sy[i];
+    // Lanes 0-7 of every chunk first, then lanes 8-15: each lane's additions keep their
+    // order, and one half's seven sums fit the registers of AVX2 and SSE (both halves at
+    // once spill).
     HalfSums<BoxTest> lo, hi;
     for (std::uint32_t r = 0; r < 3; ++r) {
       const std::uint32_t rb = block.run[2 * r], re = block.run[2 * r + 1];
       for (std::uint32_t j = rb; j < re; j += kRunLanes) {
         const v8i slot = std::int32_t(j) + lane;
         lo.add(k, j, (slot < std::int32_t(re)) & (slot != std::int32_t(i)), X, Y, range, protected2, visual2);
-        if (re - j <= 8) continue;  // a dead half would add +0.0 to every lane: no change
-        const v8i slot_hi = slot + 8;
-        hi.add(k, j + 8, (slot_hi < std::int32_t(re)) & (slot_hi != std::int32_t(i)), X, Y, range, protected2,
-               visual2);
+      }
+    }
+    for (std::uint32_t r = 0; r < 3; ++r) {
+      const std::uint32_t rb = block.run[2 * r], re = block.run[2 * r + 1];
+      // Only chunks with live lanes in their upper half: a dead half would add +0.0 to
+      // every lane, no change.
+      for (std::uint32_t j = rb; j + 8 < re; j += kRunLanes) {
+        const v8i slot = std::int32_t(j + 8) + lane;
+        hi.add(k, j + 8, (slot < std::int32_t(re)) & (slot != std::int32_t(i)), X, Y, range, protected2, visual2);
       }
     }
     const v8f total = transpose_sum(lo.cdx + hi.cdx, lo.cdy + hi.cdy, lo.xp + hi.xp, lo.yp + hi.yp, lo.xv + hi.xv,
