@@ -103,8 +103,10 @@ TEST(GuiSerial, SliderChangeIsPendingThenAcknowledgedAndARefusedOneReverts) {
   EXPECT_TRUE(app.message_is_error());
   EXPECT_NE(app.message().find("the board rejected visualRange = 200: out of range; back to 0"), std::string::npos)
       << app.message();
-  // The plots follow the board's own frames.
-  EXPECT_GT(app.plots().diameter.size(), 10u);
+  // The plots follow the board's own frames (the board sends 30 a second: wait for them, the
+  // steps above may take only a few hundred milliseconds).
+  EXPECT_TRUE(frames_until(app, 3000, [&] { return app.plots().diameter.size() > 10u; }))
+      << app.plots().diameter.size() << " points";
   EXPECT_GT(app.plots().steps.back(), app.plots().steps.front());
 }
 
