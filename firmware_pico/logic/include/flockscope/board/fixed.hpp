@@ -52,6 +52,25 @@ constexpr DivModU32 divmod_u32(std::uint32_t a, std::uint32_t b) {
   return {a / b, a % b};
 }
 
+// floor(sqrt(v)) digit by digit (`bit`: a power of 4 at least as large as v's top bit
+// pair); v is left holding the remainder v - root^2. In 32 bits on the board's fast path,
+// in 64 bits for the general one.
+template <class U>
+constexpr U digit_sqrt(U& v, U bit) {
+  U root = 0;
+  while (bit > v) bit >>= 2;
+  while (bit != 0) {
+    if (v >= root + bit) {
+      v -= root + bit;
+      root = (root >> 1) + bit;
+    } else {
+      root >>= 1;
+    }
+    bit >>= 2;
+  }
+  return root;
+}
+
 template <int Frac>
 struct basic_fixed {
   static constexpr int kFrac = Frac;
@@ -185,17 +204,8 @@ struct basic_fixed {
         // which lies in [256 r0, 256 r0 + 255]: the largest t with
         // (256 r0 + t)^2 <= raw * 2^16, i.e. 512 r0 t + t^2 <= 2^16 (raw - r0^2). Below
         // raw = 2^30 every term fits 32 bits (r0 < 2^15, raw - r0^2 <= 2 r0 < 2^16).
-        std::uint32_t x = std::uint32_t(a.raw), r0 = 0, bit = 1u << 28;
-        while (bit > x) bit >>= 2;
-        while (bit != 0) {
-          if (x >= r0 + bit) {
-            x -= r0 + bit;
-            r0 = (r0 >> 1) + bit;
-          } else {
-            r0 >>= 1;
-          }
-          bit >>= 2;
-        }
+        std::uint32_t x = std::uint32_t(a.raw);
+        const std::uint32_t r0 = digit_sqrt(x, std::uint32_t(1) << 28);
         const std::uint32_t rem = x << 16;  // x = raw - r0^2 now
         std::uint32_t t = 0;
         if (r0 >= 128) {
@@ -217,19 +227,7 @@ struct basic_fixed {
       }
     }
     std::uint64_t v = std::uint64_t(std::uint32_t(a.raw)) << Frac;
-    std::uint64_t res = 0;
-    std::uint64_t bit = std::uint64_t(1) << 46;
-    while (bit > v) bit >>= 2;
-    while (bit != 0) {
-      if (v >= res + bit) {
-        v -= res + bit;
-        res = (res >> 1) + bit;
-      } else {
-        res >>= 1;
-      }
-      bit >>= 2;
-    }
-    return from_raw(std::int32_t(res));
+    return from_raw(std::int32_t(digit_sqrt(v, std::uint64_t(1) << 46)));
   }
 };
 
