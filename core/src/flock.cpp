@@ -12,7 +12,12 @@
 #include <limits>
 
 #if defined(__x86_64__) && defined(__GNUC__)
+// GCC 12 warns "'__Y' may be used uninitialized" inside its own AVX-512 headers (their
+// _mm512_undefined_* idiom) wherever our kernels inline them; the warning is about the header.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 #define FLOCKSCOPE_HAVE_AVX512_KERNEL 1
 #endif
 
@@ -265,8 +270,6 @@ struct CornellPass {
   return __builtin_shufflevector(abcd, efgh, 0, 1, 2, 3, 8, 9, 10, 11) +
          __builtin_shufflevector(abcd, efgh, 4, 5, 6, 7, 12, 13, 14, 15);
 }
-
-using v8f_unaligned = float __attribute__((vector_size(32), aligned(4)));
 
 // The update of one boid from its neighbour sums (lanes: close_dx, close_dy, xpos, ypos, xvel,
 // yvel, neighbours): the straightforward scalar form, for row tails and scout groups.
@@ -554,21 +557,20 @@ void cornell_rows(const CornellPass& k, int row_begin, int row_end, std::vector<
   // The bounding box of the new positions, for the next step's grid (min/max: exact).
   v8f min_x = v8f{} + box[0], max_x = v8f{} + box[1], min_y = v8f{} + box[2], max_y = v8f{} + box[3];
   const UniformGrid& g = *k.grid;
-  const int nx = g.nx(), ny = g.ny();
+  const int nx = g.nx();
   for (int cy = row_begin; cy < row_end; ++cy) {
-    const int r_lo = cy > 0 ? cy - 1 : 0, r_hi = cy + 1 < ny ? cy + 1 : ny - 1;
     std::uint32_t pending = g.cell_start(std::size_t(cy) * std::size_t(nx));  // first slot not updated yet
     for (int cx = 0; cx < nx; ++cx) {
       const std::size_t cell = std::size_t(cy) * std::size_t(nx) + std::size_t(cx);
       const std::uint32_t b = g.cell_start(cell), e = g.cell_start(cell + 1);
       if (b == e) continue;
-      const std::size_t x_lo = std::size_t(cx > 0 ? cx - 1 : 0), x_hi = std::size_t(cx + 1 < nx ? cx + 1 : nx - 1);
-      // Edge rows of the grid repeat a run as an empty one, so every block has three.
+      // At the grid's edge rows the block has two runs: the third stays empty.
       BlockRuns block{};
-      for (int row = r_lo, r = 0; row <= r_hi; ++row, ++r) {
-        const std::size_t base = std::size_t(row) * std::size_t(nx);
-        block.run[2 * r] = g.cell_start(base + x_lo), block.run[2 * r + 1] = g.cell_start(base + x_hi + 1);
-      }
+      int r = 0;
+      g.for_each_neighbour_range(cx, cy, [&](std::uint32_t rb, std::uint32_t re) {
+        block.run[2 * r] = rb, block.run[2 * r + 1] = re;
+        ++r;
+      });
       if (sums.size() < 8 * std::size_t(e - pending)) sums.resize(8 * std::size_t(e - pending) + 8 * 64);
       float* staged = sums.data() + 8 * std::size_t(b - pending);
 #ifdef FLOCKSCOPE_HAVE_AVX512_KERNEL

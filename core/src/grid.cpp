@@ -50,28 +50,16 @@ void UniformGrid::bounding_box(const float* x, const float* y, std::size_t n, in
 }
 
 void UniformGrid::build(const float* x, const float* y, std::size_t n, float min_cell) {
-  float xmin = 0, xmax = 0, ymin = 0, ymax = 0;
-  if (n > 0) {
-    xmin = xmax = x[0];
-    ymin = ymax = y[0];
-    for (std::size_t i = 1; i < n; ++i) {
-      xmin = std::min(xmin, x[i]);
-      xmax = std::max(xmax, x[i]);
-      ymin = std::min(ymin, y[i]);
-      ymax = std::max(ymax, y[i]);
-    }
-  }
+  float xmin, xmax, ymin, ymax;
+  bounding_box(x, y, n, 1, xmin, xmax, ymin, ymax);
   set_geometry(xmin, xmax, ymin, ymax, n, min_cell, 4.0);
 
   const std::size_t cells = std::size_t(nx_) * std::size_t(ny_);
   keys_.resize(n);
   order_.resize(n);
   start_.assign(cells + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto k = std::uint32_t(cell_y(y[i]) * nx_ + cell_x(x[i]));
-    keys_[i] = k;
-    ++start_[k + 1];
-  }
+  cells_of(x, y, n, keys_.data());
+  for (std::size_t i = 0; i < n; ++i) ++start_[keys_[i] + 1];
   for (std::size_t c = 0; c < cells; ++c) start_[c + 1] += start_[c];
   // Scatter with a running cursor per cell; start_[c] is restored afterwards by shifting.
   for (std::size_t i = 0; i < n; ++i) order_[start_[keys_[i]]++] = std::uint32_t(i);

@@ -14,6 +14,7 @@
 #include "export.hpp"
 #include "flockscope/core/io.hpp"
 #include "gui_app.hpp"
+#include "mouse_events.hpp"
 
 namespace fs = std::filesystem;
 using namespace flockscope;
@@ -37,19 +38,6 @@ GuiOptions headless(int w = 1024, int h = 640) {
   o.vsync = false;
   o.start_running = false;
   return o;
-}
-
-void push_mouse(Uint32 type, float x, float y, Uint8 button = SDL_BUTTON_LEFT) {
-  SDL_Event e{};
-  e.type = type;
-  if (type == SDL_MOUSEMOTION) {
-    e.motion.x = int(x), e.motion.y = int(y);
-  } else {
-    e.button.x = int(x), e.button.y = int(y), e.button.button = button;
-    e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
-    e.button.clicks = 1;
-  }
-  ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
 }
 
 // A user's drag: move, press, move, release, one frame each.

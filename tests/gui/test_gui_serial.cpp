@@ -14,6 +14,7 @@
 
 #include "../board/vboard_process.hpp"
 #include "gui_app.hpp"
+#include "mouse_events.hpp"
 
 namespace fs = std::filesystem;
 using namespace flockscope;
@@ -46,26 +47,15 @@ bool frames_until(GuiApp& app, int ms, const std::function<bool()>& pred) {
   return pred();
 }
 
+// Move, press, move, release along y, one frame each.
 void drag(GuiApp& app, float x0, float y, float x1) {
-  auto push = [](Uint32 type, float x, float yy) {
-    SDL_Event e{};
-    e.type = type;
-    if (type == SDL_MOUSEMOTION) {
-      e.motion.x = int(x), e.motion.y = int(yy);
-    } else {
-      e.button.x = int(x), e.button.y = int(yy), e.button.button = SDL_BUTTON_LEFT;
-      e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
-      e.button.clicks = 1;
-    }
-    SDL_PushEvent(&e);
-  };
-  push(SDL_MOUSEMOTION, x0, y);
+  push_mouse(SDL_MOUSEMOTION, x0, y);
   app.frame();
-  push(SDL_MOUSEBUTTONDOWN, x0, y);
+  push_mouse(SDL_MOUSEBUTTONDOWN, x0, y);
   app.frame();
-  push(SDL_MOUSEMOTION, x1, y);
+  push_mouse(SDL_MOUSEMOTION, x1, y);
   app.frame();
-  push(SDL_MOUSEBUTTONUP, x1, y);
+  push_mouse(SDL_MOUSEBUTTONUP, x1, y);
   app.frame();
 }
 

@@ -56,8 +56,7 @@ class UniformGrid {
     }
   }
 
-  std::uint32_t cell_of(float x, float y) const { return std::uint32_t(cell_y(y) * nx_ + cell_x(x)); }
-  // cell_of for m points at once.
+  // The cells (cy * nx() + cx) of m points.
   void cells_of(const float* __restrict x, const float* __restrict y, std::size_t m,
                 std::uint32_t* __restrict out) const {
     const float x0 = x0_, y0 = y0_, inv = inv_cell_;
