@@ -4,6 +4,7 @@
 # builds into build-pico/ (at the repository root):
 #   flockscope_pico.elf / .uf2      the board (two cores, VGA)
 #   flockscope_pico_emu.elf / .uf2  one core, no VGA (the emulator's image)
+#   flockscope_pico_emu2.elf / .uf2 two cores, no VGA (the two-core emulator measurement)
 #   bootrom.bin                     the emulator's boot ROM stand-in (emulator/bootrom.S)
 #
 #   firmware_pico/build.sh [-j N]
@@ -38,4 +39,5 @@ arm-none-eabi-gcc -mcpu=cortex-m0plus -mthumb -nostdlib -nostartfiles -Wl,-Ttext
   -o "$out/bootrom.elf" "$here/emulator/bootrom.S"
 arm-none-eabi-objcopy -O binary --pad-to 0x4000 "$out/bootrom.elf" "$out/bootrom.bin"
 
-ls -l "$out"/flockscope_pico.elf "$out"/flockscope_pico.uf2 "$out"/flockscope_pico_emu.elf "$out"/bootrom.bin
+ls -l "$out"/flockscope_pico.elf "$out"/flockscope_pico.uf2 "$out"/flockscope_pico_emu.elf \
+  "$out"/flockscope_pico_emu2.elf "$out"/bootrom.bin

@@ -4,6 +4,7 @@
 #
 #   firmware_pico/measure_cycles.sh [--warmup W] [--frames F] [--profile] N [N...]
 #   firmware_pico/measure_cycles.sh --spawn      # the lab's "spawn until the budget is used"
+#   firmware_pico/measure_cycles.sh --cores 2 N  # the two-core image on two emulated cores
 #
 # N boids spawn at boot (seed 1, inside the 100 px margins, cornell-pico-predator values:
 # 640 x 480, visualRange 40, protectedRange 8, one predator); W frames run first (default
@@ -17,13 +18,26 @@
 # driver's copies), done in the frame's spare time. The first frame also checks the
 # assembly scan against its C++ version (a non-zero count fails the script).
 #
+# With --cores 2 (before the other arguments) it runs build-pico/flockscope_pico_emu2.elf, the
+# same firmware with both cores sharing the update, on two emulated cores
+# (emulator/dual_core.mjs); its update phase is timed as a whole (no scan split).
+#
 # Needs build-pico/flockscope_pico_emu.elf and bootrom.bin (firmware_pico/build.sh) and
 # node (npm ci installs the pinned rp2040js on first use).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 emu="$here/emulator"
-elf="${FLOCKSCOPE_EMU_ELF:-$root/build-pico/flockscope_pico_emu.elf}"
+image=flockscope_pico_emu
+if [ "${1:-}" = "--cores" ]; then
+  case "${2:-}" in
+    1) ;;
+    2) image=flockscope_pico_emu2 ;;
+    *) echo "measure_cycles.sh: --cores takes 1 or 2" >&2; exit 2 ;;
+  esac
+  shift 2
+fi
+elf="${FLOCKSCOPE_EMU_ELF:-$root/build-pico/$image.elf}"
 [ -f "$elf" ] || { echo "measure_cycles.sh: no $elf: run firmware_pico/build.sh" >&2; exit 1; }
 if [ ! -d "$emu/node_modules/rp2040js" ]; then
   (cd "$emu" && npm ci --no-audit --no-fund --loglevel=error) >&2
@@ -35,7 +49,7 @@ while [ $# -gt 0 ]; do
     --warmup|--frames) opts+=("$1" "$2"); shift 2 ;;
     --profile) opts+=("$1"); shift ;;
     --spawn) exec node "$emu/measure.mjs" --spawn "$elf" ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) counts+=("$1"); shift ;;
   esac
 done

@@ -1,8 +1,10 @@
 // Cycles per frame of a flockscope firmware ELF in the rp2040js emulator, by phase, with
 // no USB host: the firmware's measurement mode (main.cpp) is switched on by patching
 // flockscope_measure_config in the image, and its results are read from
-// flockscope_measure_result in the emulated RAM. Cycle counts are the emulator's (one
-// core, 125 MHz), independent of the host's load.
+// flockscope_measure_result in the emulated RAM. Cycle counts are the emulator's (125 MHz),
+// independent of the host's load. A two-core image (flockscope_pico_emu2: it has
+// multicore_launch_core1) runs on two emulated cores (dual_core.mjs); its update phase is
+// timed as a whole, both cores working.
 //
 //   node measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--spawn] [--profile] ELF BOIDS
 //
@@ -16,6 +18,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConsoleLogger, LogLevel, Simulator } from 'rp2040js';
+import { DualCore } from './dual_core.mjs';
+import { Elf } from './elf.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -40,48 +44,16 @@ if (!elfPath || (!spawn && boidsArg === undefined)) {
 }
 const boids = spawn ? 0 : Number(boidsArg);
 
-// ---- the ELF: symbols and loadable segments
-const elf = Buffer.from(readFileSync(elfPath));
-if (elf.readUInt32BE(0) !== 0x7f454c46 || elf[4] !== 1 || elf[5] !== 1) throw new Error(`${elfPath}: not a 32-bit LE ELF`);
-const funcs = [];
-function symbols() {
-  const shoff = elf.readUInt32LE(32), shentsize = elf.readUInt16LE(46), shnum = elf.readUInt16LE(48);
-  const out = new Map();
-  funcs.length = 0;
-  for (let i = 0; i < shnum; i++) {
-    const o = shoff + i * shentsize;
-    if (elf.readUInt32LE(o + 4) !== 2) continue; // SHT_SYMTAB
-    const off = elf.readUInt32LE(o + 16), size = elf.readUInt32LE(o + 20), link = elf.readUInt32LE(o + 24);
-    const stroff = elf.readUInt32LE(shoff + link * shentsize + 16);
-    for (let s = off; s < off + size; s += 16) {
-      const nameOff = elf.readUInt32LE(s);
-      let end = stroff + nameOff;
-      while (elf[end] !== 0) end++;
-      const name = elf.toString('latin1', stroff + nameOff, end);
-      out.set(name, elf.readUInt32LE(s + 4));
-      if ((elf[s + 12] & 0xf) === 2) funcs.push({ name, start: elf.readUInt32LE(s + 4) & ~1, size: elf.readUInt32LE(s + 8) });
-    }
-  }
-  return out;
-}
-const syms = symbols();
-const cfgAddr = syms.get('flockscope_measure_config');
-const resAddr = syms.get('flockscope_measure_result');
+// ---- the ELF, its measurement configuration patched in
+const elf = new Elf(elfPath);
+const { funcs } = elf;
+const cfgAddr = elf.symbols.get('flockscope_measure_config');
+const resAddr = elf.symbols.get('flockscope_measure_result');
 if (cfgAddr === undefined || resAddr === undefined) throw new Error(`${elfPath}: no measurement symbols (rebuild with firmware_pico/build.sh)`);
-const phoff = elf.readUInt32LE(28), phentsize = elf.readUInt16LE(42), phnum = elf.readUInt16LE(44);
-const segments = [];
-for (let i = 0; i < phnum; i++) {
-  const o = phoff + i * phentsize;
-  segments.push({ type: elf.readUInt32LE(o), offset: elf.readUInt32LE(o + 4), vaddr: elf.readUInt32LE(o + 8),
-    paddr: elf.readUInt32LE(o + 12), filesz: elf.readUInt32LE(o + 16) });
-}
-// The configuration's initial value, wherever it is loaded from (flash, or flash copied to RAM).
-const seg = segments.find((s) => s.type === 1 && cfgAddr >= s.vaddr && cfgAddr + 12 <= s.vaddr + s.filesz);
-if (!seg) throw new Error('flockscope_measure_config is not in a loaded segment');
-const at = seg.offset + (cfgAddr - seg.vaddr);
-elf.writeUInt32LE(boids >>> 0, at);
-elf.writeUInt32LE(warmup, at + 4);
-elf.writeUInt32LE(frames, at + 8);
+const at = elf.fileOffset(cfgAddr, 12);
+elf.buf.writeUInt32LE(boids >>> 0, at);
+elf.buf.writeUInt32LE(warmup, at + 4);
+elf.buf.writeUInt32LE(frames, at + 8);
 
 // ---- the chip
 const sim = new Simulator();
@@ -89,14 +61,12 @@ const mcu = sim.rp2040;
 mcu.logger = new ConsoleLogger(LogLevel.Error);
 const rom = readFileSync(bootromPath);
 mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength >> 2));
-for (const s of segments) {
-  if (s.type !== 1 || s.filesz === 0 || s.paddr < 0x10000000 || s.paddr >= 0x11000000) continue;
-  mcu.flash.set(elf.subarray(s.offset, s.offset + s.filesz), s.paddr - 0x10000000);
-}
+elf.loadFlash(mcu);
 mcu.core.reset();
+const dual = elf.twoCores ? new DualCore(mcu) : null;
 
 const fields = ['done', 'boids', 'frames', 'grid', 'scan', 'update', 'draw', 'link', 'compute', 'scan_mismatch',
-  'live_frame', 'live_boids', 'live_compute'];
+  'live_frame', 'live_boids', 'live_compute', 'cores', 'hash_lo', 'hash_hi'];
 function result() {
   const r = {};
   fields.forEach((f, i) => { r[f] = mcu.readUint32(resAddr + 4 * i) >>> 0; });
@@ -129,7 +99,10 @@ function printProfile() {
 let lastFrame = -1, lastCount = -1, same = 0;
 for (;;) {
   for (let i = 0; i < 200000; i++) {
-    if (mcu.core.waiting) clock.tick(clock.nanosToNextAlarm);
+    if (dual) {
+      dual.step(); // about 64 cycles of each core
+      i += 15;
+    } else if (mcu.core.waiting) clock.tick(clock.nanosToNextAlarm);
     else clock.tick(mcu.core.executeInstruction() * cycleNanos);
     if (profile && i % 97 === 0 && measuringNow) {
       const pc = mcu.core.PC;
@@ -140,9 +113,12 @@ for (;;) {
   measuringNow = r.live_frame >= warmup;
   if (!spawn && r.done === 1) {
     const m = (c) => (c / 1e6).toFixed(3).padStart(7);
-    console.log(`boids ${r.boids}  frames ${warmup}+${r.frames}  cycles per frame (millions):`);
-    console.log(`  grid ${m(r.grid)}  scan ${m(r.scan)}  update ${m(r.update)}  draw ${m(r.draw)}  | compute ${m(r.compute)} (${(r.compute / 125000).toFixed(2)} ms, budget 4.167 = 33.3 ms)  | link ${m(r.link)}`);
+    console.log(`boids ${r.boids}  frames ${warmup}+${r.frames}  cores ${r.cores}  cycles per frame (millions):`);
+    const scan = r.cores > 1 ? '  (scan not split out on two cores)' : `  scan ${m(r.scan)}`;
+    console.log(`  grid ${m(r.grid)}${scan}  update ${m(r.update)}  draw ${m(r.draw)}  | compute ${m(r.compute)} (${(r.compute / 125000).toFixed(2)} ms, budget 4.167 = 33.3 ms)  | link ${m(r.link)}`);
     console.log(`  scan check (assembly vs C++, first frame): ${r.scan_mismatch} boids differ`);
+    const hex = (v) => v.toString(16).padStart(8, '0');
+    console.log(`  state hash ${hex(r.hash_hi)}${hex(r.hash_lo)} (frame ${r.live_frame})`);
     console.log(`  ${((Date.now() - t0) / 1000).toFixed(0)} s of emulation`);
     printProfile();
     process.exit(r.scan_mismatch === 0 ? 0 : 1);

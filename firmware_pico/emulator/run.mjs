@@ -5,7 +5,8 @@
 //
 // The boot ROM is our stand-in (bootrom.S, assembled by build.sh into
 // build-pico/bootrom.bin). The ELF's loadable segments that live in flash are copied into
-// the emulated flash; the stand-in's reset code starts boot2 as the real ROM does.
+// the emulated flash; the stand-in's reset code starts boot2 as the real ROM does. An image
+// that launches core 1 (flockscope_pico_emu2) runs on two emulated cores (dual_core.mjs).
 //
 // USB: rp2040js's USBCDC helper plays the host. It answers every armed OUT endpoint at
 // once, with zero bytes when it has none, which floods the firmware with interrupts; we
@@ -15,6 +16,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConsoleLogger, LogLevel, Simulator, USBCDC } from 'rp2040js';
+import { DualCore } from './dual_core.mjs';
+import { Elf } from './elf.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -40,28 +43,10 @@ mcu.logger = new ConsoleLogger(LogLevel.Error);
 const rom = readFileSync(bootromPath);
 mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength >> 2));
 
-function loadElf(file) {
-  const elf = readFileSync(file);
-  if (elf.readUInt32BE(0) !== 0x7f454c46 || elf[4] !== 1 || elf[5] !== 1) throw new Error(`${file}: not a 32-bit LE ELF`);
-  const phoff = elf.readUInt32LE(28);
-  const phentsize = elf.readUInt16LE(42);
-  const phnum = elf.readUInt16LE(44);
-  let bytes = 0;
-  for (let i = 0; i < phnum; i++) {
-    const o = phoff + i * phentsize;
-    const type = elf.readUInt32LE(o);
-    const offset = elf.readUInt32LE(o + 4);
-    const paddr = elf.readUInt32LE(o + 12);
-    const filesz = elf.readUInt32LE(o + 16);
-    if (type !== 1 || filesz === 0 || paddr < 0x10000000 || paddr >= 0x11000000) continue;
-    mcu.flash.set(elf.subarray(offset, offset + filesz), paddr - 0x10000000);
-    bytes += filesz;
-  }
-  if (bytes === 0) throw new Error(`${file}: nothing to load into flash`);
-  return bytes;
-}
-const loaded = loadElf(elfPath);
+const elf = new Elf(elfPath);
+const loaded = elf.loadFlash(mcu);
 mcu.core.reset(); // not mcu.reset(): that also erases the flash
+const dual = elf.twoCores ? new DualCore(mcu) : null; // the two-core image: both cores run
 
 // ---- USB CDC <-> pseudo-terminal
 const cdc = new USBCDC(mcu.usbCtrl);
@@ -121,4 +106,14 @@ if (reportSeconds > 0) {
     console.error(`emulator: ${simSeconds.toFixed(2)} s simulated in ${wall.toFixed(1)} s (${(simSeconds / wall).toFixed(3)}x), pc 0x${mcu.core.PC.toString(16)}`);
   }, reportSeconds * 1000);
 }
-sim.execute();
+if (dual) {
+  // rp2040js's own loop steps one core: two take turns here, in slices that let the event
+  // loop (the pty bridge) in between.
+  const slice = () => {
+    for (let i = 0; i < 15000; i++) dual.step();
+    setTimeout(slice, 0);
+  };
+  slice();
+} else {
+  sim.execute();
+}

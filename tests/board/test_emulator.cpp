@@ -1,7 +1,9 @@
 // The real firmware in the emulator: build-pico/flockscope_pico_emu.elf (one core, no VGA)
 // run by firmware_pico/emulate.sh in rp2040js, its USB CDC bridged to a pseudo-terminal.
-// It boots, says hello, streams state, acknowledges a parameter change; a second test
-// measures the cycles per frame at 2,000 boids (the board logs them once a second).
+// It boots, says hello, streams state, acknowledges a parameter change; so does the
+// two-core image (flockscope_pico_emu2.elf) on two emulated cores, which also makes the
+// one-core image's flock bit for bit. A test run by hand measures the cycles per frame at
+// 2,000 boids (the board logs them once a second).
 //
 // Without the ELF (firmware_pico/build.sh not run) or node, the tests skip, except under
 // CI=true, where they fail: CI builds the firmware first.
@@ -30,10 +32,13 @@ using emutest::Emulator;
 using emutest::elf_path;
 using emutest::have_node;
 
-TEST(Emulator, FirmwareBootsSaysHelloStreamsAndAcknowledges) {
-  REQUIRE_OR_SKIP(std::filesystem::exists(elf_path()), "no " + elf_path() + ": run firmware_pico/build.sh");
+namespace {
+std::string two_core_elf_path() { return std::string(FLOCKSCOPE_SOURCE_DIR) + "/build-pico/flockscope_pico_emu2.elf"; }
+
+void boots_says_hello_streams_and_acknowledges(const std::string& elf) {
+  REQUIRE_OR_SKIP(std::filesystem::exists(elf), "no " + elf + ": run firmware_pico/build.sh");
   REQUIRE_OR_SKIP(have_node(), "node/npm missing");
-  Emulator emu(elf_path());
+  Emulator emu(elf);
   ASSERT_TRUE(std::filesystem::exists(emu.link)) << "the emulator made no pty link";
   vbtest::Client c(emu.link);
   ASSERT_TRUE(c.ok());
@@ -57,6 +62,15 @@ TEST(Emulator, FirmwareBootsSaysHelloStreamsAndAcknowledges) {
   ASSERT_NE(ack, nullptr);
   EXPECT_EQ(ack->ack.status, proto::Status::kOutOfRange);
   EXPECT_EQ(ack->ack.value.as_real(), 30.0);
+}
+}  // namespace
+
+TEST(Emulator, FirmwareBootsSaysHelloStreamsAndAcknowledges) { boots_says_hello_streams_and_acknowledges(elf_path()); }
+
+// The same with the two-core image on two emulated cores (firmware_pico/emulator/dual_core.mjs):
+// core 1 launches, and the cores share each frame's update while the link runs.
+TEST(Emulator, TwoCoreFirmwareBootsSaysHelloStreamsAndAcknowledges) {
+  boots_says_hello_streams_and_acknowledges(two_core_elf_path());
 }
 
 // Cycles per frame (compute + drawing, one core, 125 MHz) at a fixed boid count
@@ -128,4 +142,62 @@ TEST(Emulator, AutoSpawnOnOneCore) {
   std::printf("emulator, one core: spawning settled at %u boids, %u us of work per frame (%u cycles)\n", last_count,
               work_us, work_us * 125);
   RecordProperty("auto_spawn_boids", std::to_string(last_count));
+}
+
+namespace {
+// One run of firmware_pico/measure_cycles.sh (the firmware's measurement mode in rp2040js,
+// no USB host): its output and exit status.
+struct Measurement {
+  std::string out;
+  int status = -1;
+  std::string field(const std::string& key) const {  // the word after `key`
+    const auto at = out.find(key);
+    if (at == std::string::npos) return "";
+    std::size_t b = at + key.size();
+    while (b < out.size() && out[b] == ' ') ++b;
+    std::size_t e = b;
+    while (e < out.size() && out[e] != ' ' && out[e] != '\n') ++e;
+    return out.substr(b, e - b);
+  }
+};
+
+Measurement measure(int cores, const std::string& args) {
+  const std::string cmd = "bash " + std::string(FLOCKSCOPE_SOURCE_DIR) + "/firmware_pico/measure_cycles.sh --cores " +
+                          std::to_string(cores) + " " + args + " 2>&1";
+  Measurement m;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return m;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p)) m.out += buf;
+  m.status = pclose(p);
+  return m;
+}
+}  // namespace
+
+// The two-core firmware (build-pico/flockscope_pico_emu2.elf: both cores share the update,
+// as on the VGA board) on two emulated cores (firmware_pico/emulator/dual_core.mjs): core 1
+// launches through the SDK's handshake, the cores split the update through the mailbox
+// FIFOs, and the flock they make is bit for bit the one-core image's; the update phase
+// takes clearly less time than on one core.
+TEST(Emulator, TwoCoresShareTheUpdateAndMakeTheOneCoreFlock) {
+  const std::string two = two_core_elf_path();
+  REQUIRE_OR_SKIP(std::filesystem::exists(elf_path()), "no " + elf_path() + ": run firmware_pico/build.sh");
+  REQUIRE_OR_SKIP(std::filesystem::exists(two), "no " + two + ": run firmware_pico/build.sh");
+  REQUIRE_OR_SKIP(have_node(), "node/npm missing");
+  const std::string args = "--warmup 4 --frames 3 800";
+  const Measurement one = measure(1, args), dual = measure(2, args);
+  std::printf("%s%s", one.out.c_str(), dual.out.c_str());
+  ASSERT_EQ(one.status, 0) << one.out;
+  ASSERT_EQ(dual.status, 0) << dual.out;
+  EXPECT_EQ(one.field("cores"), "1");
+  EXPECT_EQ(dual.field("cores"), "2");
+  EXPECT_EQ(dual.field("boids"), "800");
+  const std::string hash = one.field("state hash");
+  ASSERT_EQ(hash.size(), 16u) << one.out;
+  EXPECT_EQ(dual.field("state hash"), hash) << "two cores made a different flock";
+  const double update1 = std::atof(one.field("update").c_str()), update2 = std::atof(dual.field("update").c_str());
+  const double scan1 = std::atof(one.field("scan").c_str());
+  // One core's update phase is its scan plus the rest; two cores should take a bit over half.
+  EXPECT_GT(update2, 0.0);
+  EXPECT_LT(update2, 0.7 * (update1 + scan1)) << "the second core took no share of the update";
 }
