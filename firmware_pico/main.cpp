@@ -2,7 +2,8 @@
 // with the virtual board), shared by both cores, drawn on VGA, streamed over USB CDC.
 //
 // Build switches (CMakeLists.txt makes the two firmware images from them):
-//   FLOCKSCOPE_SINGLE_CORE  everything on core 0 (the emulator has no second core)
+//   FLOCKSCOPE_SINGLE_CORE  everything on core 0 (the one-core emulator image; rp2040js itself
+//                           has one core, emulator/dual_core.mjs adds the second)
 //   FLOCKSCOPE_NO_VGA       no PIO/DMA scan-out (the emulator has no real PIO timing); the
 //                           frame is still drawn into the RAM framebuffer, so the measured
 //                           cycles include drawing
