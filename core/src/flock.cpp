@@ -476,17 +476,6 @@ template <bool BoxTest>
 }
 
 #ifdef FLOCKSCOPE_HAVE_AVX512_KERNEL
-// cornell_cell_sums with AVX-512: 16-lane registers and mask registers (a masked add instead
-// of and + add), two boids a pass over the runs (each chunk loaded once for both, two
-// independent chains of additions). Lane for lane the same additions in the same order as
-// the portable kernel (a masked-out lane keeps its value where the portable one adds +0.0,
-// which never differs: a sum that starts at +0.0 cannot become -0.0), so both give the same
-// bits. The count is a popcount of the visible mask, exact in any order.
-// Three of the visible sums are masked fused multiply-adds by 1.0 (x * 1 is exact, so
-// fma(x, 1, s) rounds x + s once, exactly as the add does): they run on the multiply pipes,
-// which the squares leave half idle, instead of queueing behind the subtractions, the d^2 add
-// and the other sums on the add pipes (Zen 4, measured 1.12-1.2x on the whole step; moving
-// the separation sums too, 0.95x).
 using v16f = float __attribute__((vector_size(64)));
 
 // Lanes 0-7: a's lane l + lane l + 8; lanes 8-15: the same of b (the kernels' first fold).
@@ -513,6 +502,17 @@ inline v16f transpose_sum_pair(v16f a, v16f b, v16f c, v16f d, v16f e, v16f f, v
          __builtin_shufflevector(abcd, efgh, 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
 }
 
+// cornell_cell_sums with AVX-512: 16-lane registers and mask registers (a masked add instead
+// of and + add), two boids a pass over the runs (each chunk loaded once for both, two
+// independent chains of additions). Lane for lane the same additions in the same order as
+// the portable kernel (a masked-out lane keeps its value where the portable one adds +0.0,
+// which never differs: a sum that starts at +0.0 cannot become -0.0), so both give the same
+// bits. The count is a popcount of the visible mask, exact in any order.
+// Three of the visible sums are masked fused multiply-adds by 1.0 (x * 1 is exact, so
+// fma(x, 1, s) rounds x + s once, exactly as the add does): they run on the multiply pipes,
+// which the squares leave half idle, instead of queueing behind the subtractions, the d^2 add
+// and the other sums on the add pipes (Zen 4, measured 1.12-1.2x on the whole step; moving
+// the separation sums too, 0.95x).
 template <int N, bool BoxTest>
 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline))
 inline void cornell_boids_avx512(const CornellPass& k, std::uint32_t i, const BlockRuns& block,
