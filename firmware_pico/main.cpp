@@ -175,6 +175,7 @@ struct MeasureResult {
   std::uint32_t live_frame, live_boids, live_compute;  // the last frame (spawning runs)
   std::uint32_t cores;  // cores sharing the update (the image's)
   std::uint32_t hash_lo, hash_hi;  // FNV-1a of the state when done (x, y, vx, vy, id by slot)
+  std::uint32_t framebuffer;  // where the screen is (640 x 480, 1 bit a pixel), for a picture
 };
 }  // namespace
 extern "C" {
@@ -256,6 +257,7 @@ int main() {
     // cores the scan is not split out, the update phase is timed as a whole.
     if (kCores == 1) g_board->flock().set_profile_clock(systick_cycles);
     flockscope_measure_result.cores = kCores;
+    flockscope_measure_result.framebuffer = std::uint32_t(reinterpret_cast<std::uintptr_t>(g_fb));
     flockscope_measure_result.boids = cfg.boids;
     g_board->handle(flockscope::protocol::make_hello(flockscope::protocol::Role::kApp, 0, 1, 0, 100000, 0x1FF,
                                                      "measure"));

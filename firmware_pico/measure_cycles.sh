@@ -5,6 +5,7 @@
 #   firmware_pico/measure_cycles.sh [--warmup W] [--frames F] [--profile] N [N...]
 #   firmware_pico/measure_cycles.sh --spawn      # the lab's "spawn until the budget is used"
 #   firmware_pico/measure_cycles.sh --cores 2 N  # the two-core image on two emulated cores
+#   firmware_pico/measure_cycles.sh --screen out/board.png N   # + the board's screen as a PNG
 #
 # N boids spawn at boot (seed 1, inside the 100 px margins, cornell-pico-predator values:
 # 640 x 480, visualRange 40, protectedRange 8, one predator); W frames run first (default
@@ -46,10 +47,10 @@ opts=()
 counts=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --warmup|--frames) opts+=("$1" "$2"); shift 2 ;;
+    --warmup|--frames|--screen) opts+=("$1" "$2"); shift 2 ;;
     --profile) opts+=("$1"); shift ;;
     --spawn) exec node "$emu/measure.mjs" --spawn "$elf" ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) counts+=("$1"); shift ;;
   esac
 done

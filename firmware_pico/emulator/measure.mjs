@@ -6,20 +6,22 @@
 // multicore_launch_core1) runs on two emulated cores (dual_core.mjs); its update phase is
 // timed as a whole, both cores working.
 //
-//   node measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--spawn] [--profile] ELF BOIDS
+//   node measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--spawn] [--profile] [--screen PNG] ELF BOIDS
 //
 // BOIDS boids from the boot-time spawn (seed 1, inside the margins); W frames run first
 // (default 5), the means are over the next F (default 10). --spawn: the lab's rule instead
 // (start with 50, add 50 a frame while the frame's work stays under 80 % of 33.3 ms);
 // prints the count once it has held for 30 frames. --profile: also the functions where the
 // program counter was found most often (sampled every 97 instructions; a function's share
-// of the samples approximates its share of the cycles).
+// of the samples approximates its share of the cycles). --screen: the framebuffer (what the
+// VGA output shows) after the last measured frame, as a PNG.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConsoleLogger, LogLevel, Simulator } from 'rp2040js';
 import { DualCore } from './dual_core.mjs';
 import { Elf } from './elf.mjs';
+import { writeFramebufferPng } from './png.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -28,6 +30,7 @@ let warmup = 5;
 let frames = 10;
 let spawn = false;
 let profile = false;
+let screenPath = null;
 const rest = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--bootrom') bootromPath = args[++i];
@@ -35,6 +38,7 @@ for (let i = 0; i < args.length; i++) {
   else if (args[i] === '--frames') frames = Number(args[++i]);
   else if (args[i] === '--spawn') spawn = true;
   else if (args[i] === '--profile') profile = true;
+  else if (args[i] === '--screen') screenPath = args[++i];
   else rest.push(args[i]);
 }
 const [elfPath, boidsArg] = rest;
@@ -66,7 +70,7 @@ mcu.core.reset();
 const dual = elf.twoCores ? new DualCore(mcu) : null;
 
 const fields = ['done', 'boids', 'frames', 'grid', 'scan', 'update', 'draw', 'link', 'compute', 'scan_mismatch',
-  'live_frame', 'live_boids', 'live_compute', 'cores', 'hash_lo', 'hash_hi'];
+  'live_frame', 'live_boids', 'live_compute', 'cores', 'hash_lo', 'hash_hi', 'framebuffer'];
 function result() {
   const r = {};
   fields.forEach((f, i) => { r[f] = mcu.readUint32(resAddr + 4 * i) >>> 0; });
@@ -119,6 +123,10 @@ for (;;) {
     console.log(`  scan check (assembly vs C++, first frame): ${r.scan_mismatch} boids differ`);
     const hex = (v) => v.toString(16).padStart(8, '0');
     console.log(`  state hash ${hex(r.hash_hi)}${hex(r.hash_lo)} (frame ${r.live_frame})`);
+    if (screenPath) {
+      writeFramebufferPng(screenPath, 640, 480, (i) => mcu.readUint32(r.framebuffer + 4 * i));
+      console.log(`  screen: ${screenPath} (the framebuffer after frame ${r.live_frame})`);
+    }
     console.log(`  ${((Date.now() - t0) / 1000).toFixed(0)} s of emulation`);
     printProfile();
     process.exit(r.scan_mismatch === 0 ? 0 : 1);

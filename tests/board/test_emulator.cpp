@@ -21,6 +21,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include <stb/stb_image.h>
+
 #include "emulator_process.hpp"
 #include "vb_client.hpp"
 
@@ -178,14 +180,17 @@ Measurement measure(int cores, const std::string& args) {
 // as on the VGA board) on two emulated cores (firmware_pico/emulator/dual_core.mjs): core 1
 // launches through the SDK's handshake, the cores split the update through the mailbox
 // FIFOs, and the flock they make is bit for bit the one-core image's; the update phase
-// takes clearly less time than on one core.
+// takes clearly less time than on one core. The screen it drew (its framebuffer, written as
+// a PNG by the runner) shows the status line and every boid.
 TEST(Emulator, TwoCoresShareTheUpdateAndMakeTheOneCoreFlock) {
   const std::string two = two_core_elf_path();
   REQUIRE_OR_SKIP(std::filesystem::exists(elf_path()), "no " + elf_path() + ": run firmware_pico/build.sh");
   REQUIRE_OR_SKIP(std::filesystem::exists(two), "no " + two + ": run firmware_pico/build.sh");
   REQUIRE_OR_SKIP(have_node(), "node/npm missing");
   const std::string args = "--warmup 4 --frames 3 800";
-  const Measurement one = measure(1, args), dual = measure(2, args);
+  const std::string screen =
+      (std::filesystem::temp_directory_path() / ("flockscope-screen-" + std::to_string(getpid()) + ".png")).string();
+  const Measurement one = measure(1, args), dual = measure(2, "--screen " + screen + " " + args);
   std::printf("%s%s", one.out.c_str(), dual.out.c_str());
   ASSERT_EQ(one.status, 0) << one.out;
   ASSERT_EQ(dual.status, 0) << dual.out;
@@ -200,4 +205,21 @@ TEST(Emulator, TwoCoresShareTheUpdateAndMakeTheOneCoreFlock) {
   // One core's update phase is its scan plus the rest; two cores should take a bit over half.
   EXPECT_GT(update2, 0.0);
   EXPECT_LT(update2, 0.7 * (update1 + scan1)) << "the second core took no share of the update";
+
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load(screen.c_str(), &w, &h, &n, 1);
+  ASSERT_NE(px, nullptr) << "no screen PNG at " << screen;
+  EXPECT_EQ(w, 640);
+  EXPECT_EQ(h, 480);
+  std::size_t lit_field = 0, lit_status = 0;  // below and in the 16-row status line
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      if (px[y * w + x] != 0) (y < 16 ? lit_status : lit_field) += 1;
+  stbi_image_free(px);
+  std::filesystem::remove(screen);
+  // 800 boids as 2x2 dots (a few overlap) and one predator's 7x7 cross: no trails left
+  // behind by the erase, no boid missing.
+  EXPECT_GT(lit_field, 3u * 800u);
+  EXPECT_LE(lit_field, 4u * 800u + 25u);
+  EXPECT_GT(lit_status, 100u) << "no status line";
 }
