@@ -174,7 +174,7 @@ struct MeasureResult {
   std::uint32_t scan_mismatch;  // check_scan() on the first frame: assembly vs C++ (0)
   std::uint32_t live_frame, live_boids, live_compute;  // the last frame (spawning runs)
   std::uint32_t cores;  // cores sharing the update (the image's)
-  std::uint32_t hash_lo, hash_hi;  // FNV-1a of the state when done (x, y, vx, vy, id by slot)
+  std::uint32_t hash_lo, hash_hi;  // BoardFlock::state_hash() when done
   std::uint32_t framebuffer;  // where the screen is (640 x 480, 1 bit a pixel), for a picture
 };
 }  // namespace
@@ -198,20 +198,6 @@ class SinkTransport final : public fb::Transport {
 std::uint32_t systick_cycles() { return 0u - systick_hw->cvr; }
 
 std::uint32_t cycles_since(std::uint64_t t0_us) { return std::uint32_t((time_us_64() - t0_us) * 125u); }
-
-// The flock's state as one number (64-bit FNV-1a over each slot's x, y, vx, vy and id), so
-// that a run on two cores can be compared with one on one core.
-std::uint64_t state_hash(std::uint32_t n) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  const auto mix = [&h](std::uint32_t v) {
-    for (int b = 0; b < 4; ++b) h = (h ^ ((v >> (8 * b)) & 0xFFu)) * 0x100000001b3ull;
-  };
-  for (std::uint32_t k = 0; k < n; ++k) {
-    mix(std::uint32_t(g_x[k].raw)), mix(std::uint32_t(g_y[k].raw));
-    mix(std::uint32_t(g_vx[k].raw)), mix(std::uint32_t(g_vy[k].raw)), mix(g_id[k]);
-  }
-  return h;
-}
 
 // A decimal number into a buffer (no printf formatting of floats on the board).
 char* put_u32(char* p, std::uint32_t v) {
@@ -326,8 +312,9 @@ int main() {
           r.compute = std::uint32_t((m_grid + m_update + m_draw) / m_frames);
           r.frames = m_frames;
           r.boids = f.size();
-          const std::uint64_t h = state_hash(f.size());
-          r.hash_lo = std::uint32_t(h), r.hash_hi = std::uint32_t(h >> 32);
+          const std::uint64_t h = f.state_hash();
+          r.hash_lo = std::uint32_t(h);
+          r.hash_hi = std::uint32_t(h >> 32);
           r.done = 1;
         }
       }

@@ -24,13 +24,6 @@ namespace pid = flockscope::board::pid;
 
 namespace {
 
-struct Fnv {
-  std::uint64_t h = 1469598103934665603ull;
-  void add(std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) h = (h ^ ((v >> (8 * i)) & 0xFFu)) * 1099511628211ull;
-  }
-};
-
 struct Setting {
   std::uint16_t id;
   double value;
@@ -67,21 +60,9 @@ std::uint64_t run_hash(const Setting (&settings)[N], std::uint64_t seed, bool ag
     flock.set_predator(q, {x, y, draw(-6, 12), draw(-6, 12)});
   }
   for (int i = 0; i < steps; ++i) flock.step();
-  Fnv f;
-  f.add(flock.size());
-  for (std::uint32_t k = 0; k < flock.size(); ++k) {
-    f.add(flock.id(k));
-    f.add(std::uint32_t(flock.x(k).raw)), f.add(std::uint32_t(flock.y(k).raw));
-    f.add(std::uint32_t(flock.vx(k).raw)), f.add(std::uint32_t(flock.vy(k).raw));
-  }
-  for (std::uint32_t id = 0; id < fb::kMaxScouts; ++id) f.add(std::uint32_t(storage.bias[id].raw));
-  for (std::uint32_t q = 0; q < flock.predator_count(); ++q) {
-    const fb::Predator& p = flock.predator(q);
-    f.add(std::uint32_t(p.x.raw)), f.add(std::uint32_t(p.y.raw)), f.add(std::uint32_t(p.vx.raw)),
-        f.add(std::uint32_t(p.vy.raw));
-  }
-  std::printf("hash %016llx\n", static_cast<unsigned long long>(f.h));
-  return f.h;
+  const std::uint64_t h = flock.state_hash();
+  std::printf("hash %016llx\n", static_cast<unsigned long long>(h));
+  return h;
 }
 
 }  // namespace

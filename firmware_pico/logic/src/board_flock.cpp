@@ -622,6 +622,25 @@ bool BoardFlock::scan_sums(std::uint32_t k, ScanJob& job) const {
   return fast;
 }
 
+std::uint64_t BoardFlock::state_hash() const {
+  std::uint64_t h = 1469598103934665603ull;
+  const auto add = [&h](std::uint32_t v) {
+    for (int b = 0; b < 4; ++b) h = (h ^ ((v >> (8 * b)) & 0xFFu)) * 1099511628211ull;
+  };
+  add(n_);
+  for (std::uint32_t k = 0; k < n_; ++k) {
+    add(buf_.id[k]);
+    add(std::uint32_t(buf_.x[k].raw)), add(std::uint32_t(buf_.y[k].raw));
+    add(std::uint32_t(buf_.vx[k].raw)), add(std::uint32_t(buf_.vy[k].raw));
+  }
+  for (std::uint32_t id = 0; id < buf_.bias_capacity; ++id) add(std::uint32_t(buf_.bias[id].raw));
+  for (std::uint32_t q = 0; q < predator_count(); ++q) {
+    const Predator& p = pred_[q];
+    add(std::uint32_t(p.x.raw)), add(std::uint32_t(p.y.raw)), add(std::uint32_t(p.vx.raw)), add(std::uint32_t(p.vy.raw));
+  }
+  return h;
+}
+
 std::uint32_t BoardFlock::check_scan() const {
   std::uint32_t differ = 0;
   for (std::uint32_t k = 0; k < n_; ++k) {
