@@ -43,7 +43,7 @@ for (let i = 0; i < args.length; i++) {
 }
 const [elfPath, boidsArg] = rest;
 if (!elfPath || (!spawn && boidsArg === undefined)) {
-  console.error('usage: measure.mjs [--warmup W] [--frames F] [--spawn] ELF BOIDS');
+  console.error('usage: measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--spawn] [--profile] [--screen PNG] ELF BOIDS');
   process.exit(2);
 }
 const boids = spawn ? 0 : Number(boidsArg);
