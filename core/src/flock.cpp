@@ -193,6 +193,23 @@ using rules::kLanes;
 using rules::v8f;
 using rules::v8i;
 
+// Seven neighbour sums, lane by lane, for the 8-lane loops (cornell_sum_range, and each half
+// of the portable grid kernel): a pair adds to the separation sums or the visible ones by
+// mask. A dead lane adds +0.0 (its loads may be another cell's boids or the padding).
+struct LaneSums {
+  v8f cdx{}, cdy{}, xp{}, yp{}, xv{}, yv{};
+  v8i count{};
+  [[gnu::always_inline]] void add(v8f dx, v8f dy, v8f ox, v8f oy, v8f ovx, v8f ovy, v8i separate, v8i visible) {
+    cdx += rules::masked(dx, separate);
+    cdy += rules::masked(dy, separate);
+    xp += rules::masked(ox, visible);
+    yp += rules::masked(oy, visible);
+    xv += rules::masked(ovx, visible);
+    yv += rules::masked(ovy, visible);
+    count -= visible;  // masks are -1 where true
+  }
+};
+
 __attribute__((target_clones("avx2", "default")))
 void cornell_sum_range(rules::CornellSums<float>& out, float x, float y, std::uint32_t self_slot, std::uint32_t b,
                        std::uint32_t e, const float* __restrict sx, const float* __restrict sy,
@@ -204,8 +221,7 @@ void cornell_sum_range(rules::CornellSums<float>& out, float x, float y, std::ui
   c.visual2 = rules::broadcast(visual2);
   const v8f X = rules::broadcast(x), Y = rules::broadcast(y);
   const v8i lane = {0, 1, 2, 3, 4, 5, 6, 7};
-  v8f cdx{}, cdy{}, xp{}, yp{}, xv{}, yv{};
-  v8i count{};
+  LaneSums sums;
   for (std::uint32_t j = b; j < e; j += kLanes) {
     const v8i slot = std::int32_t(j) + lane;
     const v8i live = (slot < std::int32_t(e)) & (slot != std::int32_t(self_slot));
@@ -213,19 +229,12 @@ void cornell_sum_range(rules::CornellSums<float>& out, float x, float y, std::ui
     const v8f dx = X - ox, dy = Y - oy;
     v8i separate, visible;
     rules::cornell_classify(dx, dy, c, separate, visible);
-    separate &= live;
-    visible &= live;
-    cdx += rules::masked(dx, separate);
-    cdy += rules::masked(dy, separate);
-    xp += rules::masked(ox, visible);
-    yp += rules::masked(oy, visible);
-    xv += rules::masked(rules::load8(svx + j), visible);
-    yv += rules::masked(rules::load8(svy + j), visible);
-    count -= visible;  // masks are -1 where true
+    sums.add(dx, dy, ox, oy, rules::load8(svx + j), rules::load8(svy + j), separate & live, visible & live);
   }
-  out.close_dx += rules::lane_sum(cdx), out.close_dy += rules::lane_sum(cdy);
-  out.xpos += rules::lane_sum(xp), out.ypos += rules::lane_sum(yp), out.xvel += rules::lane_sum(xv), out.yvel += rules::lane_sum(yv);
-  for (std::uint32_t k = 0; k < kLanes; ++k) out.neighbours += count[k];
+  out.close_dx += rules::lane_sum(sums.cdx), out.close_dy += rules::lane_sum(sums.cdy);
+  out.xpos += rules::lane_sum(sums.xp), out.ypos += rules::lane_sum(sums.yp);
+  out.xvel += rules::lane_sum(sums.xv), out.yvel += rules::lane_sum(sums.yv);
+  for (std::uint32_t k = 0; k < kLanes; ++k) out.neighbours += sums.count[k];
 }
 
 // ---- the grid step of the Cornell rules, one cell at a time
@@ -408,9 +417,7 @@ struct BlockRuns {
 
 // One half (8 lanes) of a 16-lane chunk: the classification and the masked sums.
 template <bool BoxTest>
-struct HalfSums {
-  v8f cdx{}, cdy{}, xp{}, yp{}, xv{}, yv{};
-  v8i count{};
+struct HalfSums : LaneSums {
   [[gnu::always_inline]] void add(const CornellPass& k, std::uint32_t j, v8i live, v8f X, v8f Y, v8f range,
                                   v8f protected2, v8f visual2) {
     const v8f ox = rules::load8(k.sx + j), oy = rules::load8(k.sy + j);
@@ -423,14 +430,7 @@ struct HalfSums {
       separate &= in_box;
       visible &= in_box;
     }
-    // A dead lane adds +0.0 (its loads may be another cell's boids or the padding).
-    cdx += rules::masked(dx, separate);
-    cdy += rules::masked(dy, separate);
-    xp += rules::masked(ox, visible);
-    yp += rules::masked(oy, visible);
-    xv += rules::masked(rules::load8(k.svx + j), visible);
-    yv += rules::masked(rules::load8(k.svy + j), visible);
-    count -= visible;  // masks are -1 where true
+    LaneSums::add(dx, dy, ox, oy, rules::load8(k.svx + j), rules::load8(k.svy + j), separate, visible);
   }
 };
 

@@ -58,6 +58,10 @@ struct Emulator {
 };
 
 inline std::string elf_path() { return std::string(FLOCKSCOPE_SOURCE_DIR) + "/build-pico/flockscope_pico_emu.elf"; }
+// The same firmware with both cores sharing the update (run on two emulated cores).
+inline std::string two_core_elf_path() {
+  return std::string(FLOCKSCOPE_SOURCE_DIR) + "/build-pico/flockscope_pico_emu2.elf";
+}
 
 inline bool have_node() { return std::system("command -v node > /dev/null 2>&1 && command -v npm > /dev/null 2>&1") == 0; }
 

@@ -32,11 +32,10 @@ using proto::MsgType;
 
 using emutest::Emulator;
 using emutest::elf_path;
+using emutest::two_core_elf_path;
 using emutest::have_node;
 
 namespace {
-std::string two_core_elf_path() { return std::string(FLOCKSCOPE_SOURCE_DIR) + "/build-pico/flockscope_pico_emu2.elf"; }
-
 void boots_says_hello_streams_and_acknowledges(const std::string& elf) {
   REQUIRE_OR_SKIP(std::filesystem::exists(elf), "no " + elf + ": run firmware_pico/build.sh");
   REQUIRE_OR_SKIP(have_node(), "node/npm missing");
