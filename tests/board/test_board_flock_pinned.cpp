@@ -10,6 +10,9 @@
 // BoardFlock::update): that work promised bit-identical results, and any change to a
 // result bit fails here. A deliberate change of the board's arithmetic (or of core's
 // rules.hpp, whose templates the board runs) must re-record them and say why.
+// Re-recorded once since, for the hash's form only: state_hash() became independent of the
+// slots' order (so the sort may order a cell's boids as it likes); recorded on unchanged
+// arithmetic, before the sort changed.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -70,7 +73,7 @@ std::uint64_t run_hash(const Setting (&settings)[N], std::uint64_t seed, bool ag
 // The board's defaults: cornell-pico-predator (one predator, 40 / 8 px, speeds 3..6).
 TEST(BoardFlockPinned, CornellPicoPredator) {
   const Setting s[] = {{pid::predators, 1}};
-  EXPECT_EQ(run_hash(s, 1), 0xc048c70da9949437ull);
+  EXPECT_EQ(run_hash(s, 1), 0x580b0b227d28d9ddull);
 }
 
 // Scouts (300 + 200 of 2,000) with dynamic bias, three predators with a wide range.
@@ -78,7 +81,7 @@ TEST(BoardFlockPinned, ScoutsWithDynamicBias) {
   const Setting s[] = {{pid::scouts1, 300},     {pid::scouts2, 200},      {pid::dynamicbias, 1},
                        {pid::biasval, 0.005},   {pid::maxbias, 0.02},     {pid::bias_increment, 0.0002},
                        {pid::predators, 3},     {pid::predatorRange, 150}, {pid::predatorturnfactor, 0.3}};
-  EXPECT_EQ(run_hash(s, 7), 0xc1317b916837abc4ull);
+  EXPECT_EQ(run_hash(s, 7), 0xc86a9c986d1b462bull);
 }
 
 // Static bias, other ranges and coefficients, dt 0.5, a slow speed band, no predators.
@@ -87,7 +90,7 @@ TEST(BoardFlockPinned, OtherRangesHalfStepNoPredators) {
                        {pid::predators, 0},      {pid::minspeed, 1.5},        {pid::maxspeed, 3.5},
                        {pid::centeringfactor, 0.002}, {pid::matchingfactor, 0.1}, {pid::avoidfactor, 0.08},
                        {pid::turnfactor, 0.35},  {pid::scouts1, 100},         {pid::biasval, 0.01}};
-  EXPECT_EQ(run_hash(s, 3), 0x94043b8115eb7f3eull);
+  EXPECT_EQ(run_hash(s, 3), 0x14ec48507c58babfull);
 }
 
 // No margins and no turning: the flock drifts off screen into the clamped edge cells (the
@@ -96,7 +99,7 @@ TEST(BoardFlockPinned, DriftingIntoTheEdgeCells) {
   const Setting s[] = {{pid::leftmargin, 0}, {pid::rightmargin, 0}, {pid::topmargin, 0},
                        {pid::bottommargin, 0}, {pid::turnfactor, 0}, {pid::minspeed, 5},
                        {pid::maxspeed, 4}, {pid::dt, 1.25}, {pid::predators, 2}};
-  EXPECT_EQ(run_hash(s, 5), 0x2c3820d72f8a026bull);
+  EXPECT_EQ(run_hash(s, 5), 0x5a650b9c9ff6fd5dull);
 }
 
 // Ranges beyond the fast scan (visualRange 80: the general scan for every boid), a
@@ -104,11 +107,11 @@ TEST(BoardFlockPinned, DriftingIntoTheEdgeCells) {
 TEST(BoardFlockPinned, GeneralScanRanges) {
   const Setting s[] = {{pid::visualRange, 80}, {pid::protectedRange, 90}, {pid::separation, 0},
                        {pid::predators, 16},   {pid::minspeed, 0},        {pid::maxspeed, 7}};
-  EXPECT_EQ(run_hash(s, 9, false, 2, 120), 0x2da6e713e4ef91cdull);
+  EXPECT_EQ(run_hash(s, 9, false, 2, 120), 0x4281324a883e50b1ull);
 }
 
 // Whole-cell aggregation with templates (reach 3) and alignment off.
 TEST(BoardFlockPinned, AggregatedCells) {
   const Setting s[] = {{pid::alignment, 0}, {pid::visualRange, 30}, {pid::protectedRange, 6}};
-  EXPECT_EQ(run_hash(s, 13, true, 3), 0x4daebc5444b797a4ull);
+  EXPECT_EQ(run_hash(s, 13, true, 3), 0xcc9f13c4a476462cull);
 }

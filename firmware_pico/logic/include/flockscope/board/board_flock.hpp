@@ -160,9 +160,10 @@ class BoardFlock {
   void set_boid(std::uint32_t id, fix x, fix y, fix vx, fix vy);
   void set_size(std::uint32_t n) { n_ = n <= buf_.capacity ? n : buf_.capacity; }
 
-  // The whole state as one number (64-bit FNV-1a over the count, each slot's id, x, y, vx,
-  // vy, every scout's bias and the predators, 32-bit words low byte first): runs that must
-  // agree bit for bit (pinned results, one core against two) compare it.
+  // The whole state as one number (64-bit FNV-1a over the count, the sum of one FNV-1a
+  // hash per boid of its id, x, y, vx, vy (so independent of the slots' order), every
+  // scout's bias and the predators, 32-bit words low byte first): runs that must agree bit
+  // for bit (pinned results, one core against two) compare it.
   std::uint64_t state_hash() const;
 
   // The previous frame in grid order (Q23.9), valid after begin_step() for the first size()
