@@ -5,6 +5,8 @@
 #   flockscope_pico.elf / .uf2      the board (two cores, VGA)
 #   flockscope_pico_emu.elf / .uf2  one core, no VGA (the emulator's image)
 #   flockscope_pico_emu2.elf / .uf2 two cores, no VGA (the two-core emulator measurement)
+#   flockscope_pico_emu_vga.elf     the board with the emulator's switches (its VGA signal
+#                                   decoded in the emulator: emulator/vga.mjs)
 #   bootrom.bin                     the emulator's boot ROM stand-in (emulator/bootrom.S)
 #
 #   firmware_pico/build.sh [-j N]

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { ConsoleLogger, LogLevel, Simulator } from 'rp2040js';
 import { DualCore } from './dual_core.mjs';
 import { Elf } from './elf.mjs';
+import { enableMeasureMode } from './measure_mode.mjs';
 import { writeFramebufferPng } from './png.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -48,34 +49,18 @@ if (!elfPath || (!spawn && boidsArg === undefined)) {
 }
 const boids = spawn ? 0 : Number(boidsArg);
 
-// ---- the ELF, its measurement configuration patched in
+// ---- the chip, and the ELF with its measurement configuration patched in
 const elf = new Elf(elfPath);
 const { funcs } = elf;
-const cfgAddr = elf.symbols.get('flockscope_measure_config');
-const resAddr = elf.symbols.get('flockscope_measure_result');
-if (cfgAddr === undefined || resAddr === undefined) throw new Error(`${elfPath}: no measurement symbols (rebuild with firmware_pico/build.sh)`);
-const at = elf.fileOffset(cfgAddr, 12);
-elf.buf.writeUInt32LE(boids >>> 0, at);
-elf.buf.writeUInt32LE(warmup, at + 4);
-elf.buf.writeUInt32LE(frames, at + 8);
-
-// ---- the chip
 const sim = new Simulator();
 const mcu = sim.rp2040;
 mcu.logger = new ConsoleLogger(LogLevel.Error);
+const result = enableMeasureMode(elf, mcu, { boids, warmup, frames });
 const rom = readFileSync(bootromPath);
 mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength >> 2));
 elf.loadFlash(mcu);
 mcu.core.reset();
 const dual = elf.twoCores ? new DualCore(mcu) : null;
-
-const fields = ['done', 'boids', 'frames', 'grid', 'scan', 'update', 'draw', 'link', 'compute', 'scan_mismatch',
-  'live_frame', 'live_boids', 'live_compute', 'cores', 'hash_lo', 'hash_hi', 'framebuffer'];
-function result() {
-  const r = {};
-  fields.forEach((f, i) => { r[f] = mcu.readUint32(resAddr + 4 * i) >>> 0; });
-  return r;
-}
 
 const { clock } = sim;
 const cycleNanos = 8; // 125 MHz

@@ -2,8 +2,10 @@
 // run by firmware_pico/emulate.sh in rp2040js, its USB CDC bridged to a pseudo-terminal.
 // It boots, says hello, streams state, acknowledges a parameter change; so does the
 // two-core image (flockscope_pico_emu2.elf) on two emulated cores, which also makes the
-// one-core image's flock bit for bit. A test run by hand measures the cycles per frame at
-// 2,000 boids (the board logs them once a second).
+// one-core image's flock bit for bit. The board's own image with the emulator's switches
+// (flockscope_pico_emu_vga.elf: two cores, VGA) puts a VGA signal on its pins that a
+// monitor would take: 640x480 timing to the cycle and the framebuffer's picture. A test run
+// by hand measures the cycles per frame at 2,000 boids (the board logs them once a second).
 //
 // Without the ELF (firmware_pico/build.sh not run) or node, the tests skip, except under
 // CI=true, where they fail: CI builds the firmware first.
@@ -15,6 +17,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <map>
+#include <sstream>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
@@ -146,8 +150,8 @@ TEST(Emulator, AutoSpawnOnOneCore) {
 }
 
 namespace {
-// One run of firmware_pico/measure_cycles.sh (the firmware's measurement mode in rp2040js,
-// no USB host): its output and exit status.
+// One run of a script of firmware_pico/ (the emulator runners in the firmware's
+// measurement mode, no USB host): its output and exit status.
 struct Measurement {
   std::string out;
   int status = -1;
@@ -162,9 +166,8 @@ struct Measurement {
   }
 };
 
-Measurement measure(int cores, const std::string& args) {
-  const std::string cmd = "bash " + std::string(FLOCKSCOPE_SOURCE_DIR) + "/firmware_pico/measure_cycles.sh --cores " +
-                          std::to_string(cores) + " " + args + " 2>&1";
+Measurement run_script(const std::string& script_and_args) {
+  const std::string cmd = "bash " + std::string(FLOCKSCOPE_SOURCE_DIR) + "/firmware_pico/" + script_and_args + " 2>&1";
   Measurement m;
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return m;
@@ -172,6 +175,10 @@ Measurement measure(int cores, const std::string& args) {
   while (std::fgets(buf, sizeof buf, p)) m.out += buf;
   m.status = pclose(p);
   return m;
+}
+
+Measurement measure(int cores, const std::string& args) {
+  return run_script("measure_cycles.sh --cores " + std::to_string(cores) + " " + args);
 }
 }  // namespace
 
@@ -221,4 +228,59 @@ TEST(Emulator, TwoCoresShareTheUpdateAndMakeTheOneCoreFlock) {
   EXPECT_GT(lit_field, 3u * 800u);
   EXPECT_LE(lit_field, 4u * 800u + 25u);
   EXPECT_GT(lit_status, 100u) << "no status line";
+}
+
+// The board's image (two cores, VGA) with only the emulator's switches: its PIO programs and
+// DMA, clocked cycle by cycle in the emulator (firmware_pico/vga_signal.sh), put out the
+// 640x480 60 Hz timing a monitor locks to (800 pixels of 5 cycles a line, 96 of them
+// hsync; 525 lines, 2 of them vsync, 480 drawn from line 35 on, each starting within a
+// pixel or two of the end of the back porch) and, in a frame during which the firmware did
+// not draw, exactly the framebuffer's picture: the status line and 300 boids.
+TEST(Emulator, VgaSignalIsTheFramebufferAt640x480) {
+  const std::string elf = std::string(FLOCKSCOPE_SOURCE_DIR) + "/build-pico/flockscope_pico_emu_vga.elf";
+  REQUIRE_OR_SKIP(std::filesystem::exists(elf), "no " + elf + ": run firmware_pico/build.sh");
+  REQUIRE_OR_SKIP(have_node(), "node/npm missing");
+  const std::string png =
+      (std::filesystem::temp_directory_path() / ("flockscope-vga-" + std::to_string(getpid()) + ".png")).string();
+  const Measurement m = run_script("vga_signal.sh --boids 300 --frames 3 --png " + png);
+  std::printf("%s", m.out.c_str());
+  ASSERT_EQ(m.status, 0) << m.out;
+  // vga.mjs prints `key value...` lines.
+  std::map<std::string, std::string> v;
+  std::istringstream lines(m.out);
+  for (std::string line; std::getline(lines, line);)
+    if (const auto sp = line.find(' '); sp != std::string::npos) v[line.substr(0, sp)] = line.substr(sp + 1);
+  EXPECT_GE(std::atoi(v["frames"].c_str()), 3);
+  EXPECT_EQ(v["line_cycles"], "4000 4000");
+  EXPECT_EQ(v["hsync_cycles"], "480 480");
+  EXPECT_EQ(v["lines"], "525 525");
+  EXPECT_EQ(v["vsync_lines"], "2 2");
+  EXPECT_EQ(v["active_lines"], "480 480");
+  EXPECT_EQ(v["first_active_line"], "35 35");
+  // 144 pixels (720 cycles) of sync and back porch, then the first pixel: the same on every
+  // line, and within two pixels of the ideal start.
+  int first = 0, last = 0;
+  ASSERT_EQ(std::sscanf(v["active_offset"].c_str(), "%d %d", &first, &last), 2) << m.out;
+  EXPECT_EQ(first, last);
+  EXPECT_GE(first, 710);
+  EXPECT_LE(first, 730);
+  EXPECT_EQ(v["pixel_cycles"], "5");
+  EXPECT_EQ(v["pins"], "pio0");
+  EXPECT_GE(std::atoi(v["clean_frames"].c_str()), 1);
+  EXPECT_EQ(v["differ"], "0") << "the picture is not the framebuffer";
+  // 300 boids as 2x2 dots, the predator's cross and the status line.
+  const int lit = std::atoi(v["lit"].c_str());
+  EXPECT_GT(lit, 3 * 300);
+  EXPECT_LT(lit, 4 * 300 + 1000);
+
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 1);
+  ASSERT_NE(px, nullptr) << "no PNG at " << png;
+  EXPECT_EQ(w, 640);
+  EXPECT_EQ(h, 480);
+  int lit_png = 0;
+  for (int i = 0; i < w * h; ++i) lit_png += px[i] != 0;
+  stbi_image_free(px);
+  std::filesystem::remove(png);
+  EXPECT_EQ(lit_png, lit);
 }
