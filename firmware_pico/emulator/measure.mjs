@@ -15,11 +15,9 @@
 // program counter was found most often (sampled every 97 instructions; a function's share
 // of the samples approximates its share of the cycles). --screen: the framebuffer (what the
 // VGA output shows) after the last measured frame, as a PNG.
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConsoleLogger, LogLevel, Simulator } from 'rp2040js';
-import { DualCore } from './dual_core.mjs';
+import { newChip, startImage } from './chip.mjs';
 import { Elf } from './elf.mjs';
 import { enableMeasureMode } from './measure_mode.mjs';
 import { writeFramebufferPng } from './png.mjs';
@@ -52,15 +50,9 @@ const boids = spawn ? 0 : Number(boidsArg);
 // ---- the chip, and the ELF with its measurement configuration patched in
 const elf = new Elf(elfPath);
 const { funcs } = elf;
-const sim = new Simulator();
-const mcu = sim.rp2040;
-mcu.logger = new ConsoleLogger(LogLevel.Error);
+const { sim, mcu } = newChip(bootromPath);
 const result = enableMeasureMode(elf, mcu, { boids, warmup, frames });
-const rom = readFileSync(bootromPath);
-mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength >> 2));
-elf.loadFlash(mcu);
-mcu.core.reset();
-const dual = elf.twoCores ? new DualCore(mcu) : null;
+const { dual } = startImage(mcu, elf);
 
 const { clock } = sim;
 const cycleNanos = 8; // 125 MHz

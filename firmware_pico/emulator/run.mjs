@@ -12,11 +12,10 @@
 // once, with zero bytes when it has none, which floods the firmware with interrupts; we
 // hold that answer until there are bytes to deliver.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConsoleLogger, LogLevel, Simulator, USBCDC } from 'rp2040js';
-import { DualCore } from './dual_core.mjs';
+import { USBCDC } from 'rp2040js';
+import { newChip, startImage } from './chip.mjs';
 import { Elf } from './elf.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,16 +36,9 @@ if (!elfPath) {
 }
 
 // ---- the chip, the boot ROM stand-in, the image
-const sim = new Simulator();
-const mcu = sim.rp2040;
-mcu.logger = new ConsoleLogger(LogLevel.Error);
-const rom = readFileSync(bootromPath);
-mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength >> 2));
-
+const { sim, mcu } = newChip(bootromPath);
 const elf = new Elf(elfPath);
-const loaded = elf.loadFlash(mcu);
-mcu.core.reset(); // not mcu.reset(): that also erases the flash
-const dual = elf.twoCores ? new DualCore(mcu) : null; // the two-core image: both cores run
+const { loaded, dual } = startImage(mcu, elf); // dual: the two-core image, both cores run
 
 // ---- USB CDC <-> pseudo-terminal
 const cdc = new USBCDC(mcu.usbCtrl);

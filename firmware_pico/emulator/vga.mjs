@@ -25,11 +25,9 @@
 //   lit                  lit pixels in it
 // --png writes that frame as the monitor would show it (640 x 480). Exit status 1 when no
 // whole clean frame was decoded within the cycle limit.
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConsoleLogger, LogLevel, Simulator } from 'rp2040js';
-import { DualCore } from './dual_core.mjs';
+import { newChip, startImage } from './chip.mjs';
 import { Elf } from './elf.mjs';
 import { enableMeasureMode } from './measure_mode.mjs';
 import { clockPio } from './pio_clock.mjs';
@@ -66,17 +64,11 @@ const CYCLE_LIMIT = 40e6 + 2.5e6 * wantFrames;
 
 // ---- the chip
 const elf = new Elf(elfPath);
-const sim = new Simulator();
-const mcu = sim.rp2040;
-mcu.logger = new ConsoleLogger(LogLevel.Error);
+const { sim, mcu } = newChip(bootromPath);
 // Measurement mode only for a fixed flock and the framebuffer's address: the warm-up never
 // ends, so no averages are taken.
 const result = enableMeasureMode(elf, mcu, { boids, warmup: 0xffffffff, frames: 1 });
-const rom = readFileSync(bootromPath);
-mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength >> 2));
-elf.loadFlash(mcu);
-mcu.core.reset();
-const dual = elf.twoCores ? new DualCore(mcu) : null;
+const { dual } = startImage(mcu, elf);
 const pio = mcu.pio[0];
 const pioClock = clockPio(pio);
 const pixelMachine = pio.machines[2]; // vga.cpp: hsync 0, vsync 1, pixels 2

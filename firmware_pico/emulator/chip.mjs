@@ -1,0 +1,25 @@
+// The emulated chip as every runner sets it up (run.mjs, measure.mjs, vga.mjs): rp2040js's
+// simulator with our boot ROM stand-in, then the firmware image in flash and core 0 reset
+// to boot it (with a second core for a two-core image: dual_core.mjs). Between the two
+// steps a runner may still patch the image (measure_mode.mjs).
+import { readFileSync } from 'node:fs';
+import { ConsoleLogger, LogLevel, Simulator } from 'rp2040js';
+import { DualCore } from './dual_core.mjs';
+
+export function newChip(bootromPath) {
+  const sim = new Simulator();
+  const mcu = sim.rp2040;
+  mcu.logger = new ConsoleLogger(LogLevel.Error);
+  const rom = readFileSync(bootromPath);
+  mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength >> 2));
+  return { sim, mcu };
+}
+
+// Loads elf (an Elf) into mcu's flash and starts it: returns what loadFlash loaded and the
+// second core (null for a one-core image).
+export function startImage(mcu, elf) {
+  const loaded = elf.loadFlash(mcu);
+  mcu.core.reset(); // not mcu.reset(): that also erases the flash
+  const dual = elf.twoCores ? new DualCore(mcu) : null;
+  return { loaded, dual };
+}
