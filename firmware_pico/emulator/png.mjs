@@ -1,6 +1,7 @@
 // A two-colour PNG from a 1-bit framebuffer (the board's: 32-bit words, pixel x of a row is
 // bit x % 32 of word x / 32), for looking at what the firmware drew.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 
 function chunk(type, data) {
@@ -40,5 +41,6 @@ export function writeFramebufferPng(path, width, height, readWord, off = [0, 0, 
     chunk('IDAT', deflateSync(raw)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+  mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, png);
 }
