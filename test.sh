@@ -9,7 +9,7 @@ jobs=$(nproc)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-echo "== firmware (RP2040: the board's image, the one- and two-core emulator images, the emulator's boot ROM stand-in)"
+echo "== firmware (RP2040: the board's image, the one- and two-core emulator images and the board's image for the emulator (VGA), the emulator's boot ROM stand-in)"
 firmware_pico/build.sh -j "$jobs"
 
 echo "== release build and tests"

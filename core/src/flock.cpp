@@ -566,13 +566,14 @@ inline void cornell_boids_avx512(const CornellPass& k, std::uint32_t i, const Bl
   }
   if constexpr (N == 2) {
     // Both boids' reductions at once, boid 0 in lanes 0-7 and boid 1 in lanes 8-15 of each
-    // register: the same additions as below in half the instructions.
-    const __m512 counts = _mm512_castsi512_ps(_mm512_inserti32x8(
-        _mm512_castsi256_si512(_mm256_castps_si256(_mm256_set_ps(0, 0, 0, 0, 0, 0, 0, float(count[0])))),
-        _mm256_castps_si256(_mm256_set_ps(0, 0, 0, 0, 0, 0, 0, float(count[1]))), 1));
-    const v16f total = transpose_sum_pair(fold_pair(cdx[0], cdx[1]), fold_pair(cdy[0], cdy[1]), fold_pair(xp[0], xp[1]),
-                                          fold_pair(yp[0], yp[1]), fold_pair(xv[0], xv[1]), fold_pair(yv[0], yv[1]),
-                                          v16f(counts), v16f{});
+    // register: the same additions as below in half the instructions. The counts go in
+    // afterwards (a tree over one count and seven zeros is the count): the tree's last two
+    // inputs are zeros, which the compiler folds.
+    v16f total = transpose_sum_pair(fold_pair(cdx[0], cdx[1]), fold_pair(cdy[0], cdy[1]), fold_pair(xp[0], xp[1]),
+                                    fold_pair(yp[0], yp[1]), fold_pair(xv[0], xv[1]), fold_pair(yv[0], yv[1]), v16f{},
+                                    v16f{});
+    total[6] = float(count[0]);
+    total[14] = float(count[1]);
     std::memcpy(sums, &total, sizeof total);
     return;
   }
