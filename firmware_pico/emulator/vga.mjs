@@ -124,17 +124,12 @@ while (snapshots.length < wantFrames + 2 && cycle < CYCLE_LIMIT) {
 }
 
 // ---- decoding
-const falls = (bit) => {
+// Cycles at which pin `bit` (1 hsync, 2 vsync, 4 video) went to `level` (0 falls, 1 rises).
+const edges = (bit, level) => {
   const out = [];
   for (let i = 1; i < pinEvents.length; i++) {
-    if ((pinEvents[i - 1][1] & bit) && !(pinEvents[i][1] & bit)) out.push(pinEvents[i][0]);
-  }
-  return out;
-};
-const rises = (bit) => {
-  const out = [];
-  for (let i = 1; i < pinEvents.length; i++) {
-    if (!(pinEvents[i - 1][1] & bit) && (pinEvents[i][1] & bit)) out.push(pinEvents[i][0]);
+    const was = (pinEvents[i - 1][1] & bit) ? 1 : 0, is = (pinEvents[i][1] & bit) ? 1 : 0;
+    if (was !== is && is === level) out.push(pinEvents[i][0]);
   }
   return out;
 };
@@ -150,7 +145,7 @@ const firstAtOrAfter = (list, t) => { // index of the first element >= t (list a
 };
 
 const eventTimes = pinEvents.map((p) => p[0]);
-const hFalls = falls(1), hRises = rises(1), vFalls = falls(2), vRises = rises(2);
+const hFalls = edges(1, 0), hRises = edges(1, 1), vFalls = edges(2, 0), vRises = edges(2, 1);
 const lineCycles = [], hsyncCycles = [], linesPerFrame = [], vsyncLines = [], activeLines = [];
 const firstActive = [], activeOffset = [];
 let pixelRemainder = 0;
