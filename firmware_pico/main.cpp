@@ -1,7 +1,7 @@
 // flockscope on the Raspberry Pi Pico: the fixed-point flock (firmware_pico/logic, shared
 // with the virtual board), shared by both cores, drawn on VGA, streamed over USB CDC.
 //
-// Build switches (CMakeLists.txt makes the three firmware images from them):
+// Build switches (CMakeLists.txt makes the four firmware images from them):
 //   FLOCKSCOPE_SINGLE_CORE  everything on core 0 (the one-core emulator image; rp2040js itself
 //                           has one core, emulator/dual_core.mjs adds the second)
 //   FLOCKSCOPE_NO_VGA       no PIO/DMA scan-out (the emulator has no real PIO timing); the

@@ -1,10 +1,10 @@
 // The emulated chip as every runner sets it up (run.mjs, measure.mjs, vga.mjs): rp2040js's
 // simulator with our boot ROM stand-in, then the firmware image in flash and core 0 reset
 // to boot it (with a second core for a two-core image: dual_core.mjs). Between the two
-// steps a runner may still patch the image (measure_mode.mjs).
+// steps a runner may still patch the image (measure_mode.mjs). stepChip() then runs it.
 import { readFileSync } from 'node:fs';
 import { ConsoleLogger, LogLevel, Simulator } from 'rp2040js';
-import { DualCore } from './dual_core.mjs';
+import { CYCLE_NANOS, DualCore } from './dual_core.mjs';
 
 export function newChip(bootromPath) {
   const sim = new Simulator();
@@ -22,4 +22,23 @@ export function startImage(mcu, elf) {
   mcu.core.reset(); // not mcu.reset(): that also erases the flash
   const dual = elf.twoCores ? new DualCore(mcu) : null;
   return { loaded, dual };
+}
+
+// Runs the chip a little: one instruction of core 0 (or, asleep, up to its next alarm),
+// or with a second core one round of dual_core.mjs (about 64 cycles of each core). Returns
+// the system cycles that passed.
+export function stepChip(sim, mcu, dual) {
+  if (dual) {
+    const before = dual.cycles[0];
+    dual.step();
+    return dual.cycles[0] - before;
+  }
+  if (mcu.core.waiting) {
+    const nanos = sim.clock.nanosToNextAlarm;
+    sim.clock.tick(nanos);
+    return Math.ceil(nanos / CYCLE_NANOS);
+  }
+  const n = mcu.core.executeInstruction();
+  sim.clock.tick(n * CYCLE_NANOS);
+  return n;
 }

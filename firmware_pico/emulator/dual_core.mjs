@@ -24,7 +24,7 @@ const SIO_FIFO_RD = 0x058;
 const FIFO_DEPTH = 8;
 const DIVIDER_FIELDS = ['divDividend', 'divDivisor', 'divQuotient', 'divRemainder', 'divCSR'];
 const WFE = 0xbf20;
-const CYCLE_NANOS = 8; // 125 MHz, as rp2040js's own loop counts
+export const CYCLE_NANOS = 8; // 125 MHz, as rp2040js's own loop counts
 
 export class DualCore {
   constructor(mcu, { quantum = 64 } = {}) {

@@ -17,7 +17,7 @@
 // VGA output shows) after the last measured frame, as a PNG.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { newChip, startImage } from './chip.mjs';
+import { newChip, startImage, stepChip } from './chip.mjs';
 import { Elf } from './elf.mjs';
 import { enableMeasureMode } from './measure_mode.mjs';
 import { writeFramebufferPng } from './png.mjs';
@@ -54,8 +54,6 @@ const { sim, mcu } = newChip(bootromPath);
 const result = enableMeasureMode(elf, mcu, { boids, warmup, frames });
 const { dual } = startImage(mcu, elf);
 
-const { clock } = sim;
-const cycleNanos = 8; // 125 MHz
 const t0 = Date.now();
 const samples = new Map();
 let measuringNow = false;
@@ -80,11 +78,8 @@ function printProfile() {
 let lastFrame = -1, lastCount = -1, same = 0;
 for (;;) {
   for (let i = 0; i < 200000; i++) {
-    if (dual) {
-      dual.step(); // about 64 cycles of each core
-      i += 15;
-    } else if (mcu.core.waiting) clock.tick(clock.nanosToNextAlarm);
-    else clock.tick(mcu.core.executeInstruction() * cycleNanos);
+    stepChip(sim, mcu, dual);
+    if (dual) i += 15; // a round of both cores (about 64 cycles each) counts as 16 steps
     if (profile && i % 97 === 0 && measuringNow) {
       const pc = mcu.core.PC;
       samples.set(pc, (samples.get(pc) || 0) + 1);

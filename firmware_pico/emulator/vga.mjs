@@ -27,7 +27,7 @@
 // whole clean frame was decoded within the cycle limit.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { newChip, startImage } from './chip.mjs';
+import { newChip, startImage, stepChip } from './chip.mjs';
 import { Elf } from './elf.mjs';
 import { enableMeasureMode } from './measure_mode.mjs';
 import { clockPio } from './pio_clock.mjs';
@@ -57,7 +57,6 @@ if (!elfPath || !(wantFrames >= 1)) {
 const HSYNC = 16, VSYNC = 17, VIDEO = 18;
 const WIDTH = 640, HEIGHT = 480, FB_WORDS = (WIDTH * HEIGHT) / 32;
 const PIXEL_CYCLES = 5; // 125 MHz / 25 MHz
-const CYCLE_NANOS = 8;
 // Boot (the spawn's double-precision trigonometry in software: ~20 M cycles at 2,000 boids)
 // plus the frames (2.1 M cycles each).
 const CYCLE_LIMIT = 40e6 + 2.5e6 * wantFrames;
@@ -98,30 +97,19 @@ function runCycles(n) {
     pixelWaiting = waiting;
     const now = (pio.pinValues >>> HSYNC) & 7;
     if (now !== pins) {
-      if ((pins & 2) && !(now & 2)) snapshots.push([cycle, readFramebuffer()]);
+      if ((pins & 2) && !(now & 2)) {
+        // VSYNC runs only after vga_start(), by which time the firmware has said where the
+        // framebuffer is.
+        if (fbAddr === 0) fbAddr = result().framebuffer;
+        snapshots.push([cycle, readFramebuffer()]);
+      }
       pins = now;
       pinEvents.push([cycle, now]);
     }
   }
 }
 
-const { clock } = sim;
-while (snapshots.length < wantFrames + 2 && cycle < CYCLE_LIMIT) {
-  if (fbAddr === 0) fbAddr = result().framebuffer;
-  if (dual) {
-    const before = dual.cycles[0];
-    dual.step();
-    runCycles(dual.cycles[0] - before);
-  } else if (mcu.core.waiting) {
-    const nanos = clock.nanosToNextAlarm;
-    clock.tick(nanos);
-    runCycles(Math.ceil(nanos / CYCLE_NANOS));
-  } else {
-    const n = mcu.core.executeInstruction();
-    clock.tick(n * CYCLE_NANOS);
-    runCycles(n);
-  }
-}
+while (snapshots.length < wantFrames + 2 && cycle < CYCLE_LIMIT) runCycles(stepChip(sim, mcu, dual));
 
 // ---- decoding
 // Cycles at which pin `bit` (1 hsync, 2 vsync, 4 video) went to `level` (0 falls, 1 rises).

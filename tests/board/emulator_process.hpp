@@ -62,6 +62,10 @@ inline std::string elf_path() { return std::string(FLOCKSCOPE_SOURCE_DIR) + "/bu
 inline std::string two_core_elf_path() {
   return std::string(FLOCKSCOPE_SOURCE_DIR) + "/build-pico/flockscope_pico_emu2.elf";
 }
+// The board's image (two cores, VGA) with only the emulator's switches.
+inline std::string vga_elf_path() {
+  return std::string(FLOCKSCOPE_SOURCE_DIR) + "/build-pico/flockscope_pico_emu_vga.elf";
+}
 
 inline bool have_node() { return std::system("command -v node > /dev/null 2>&1 && command -v npm > /dev/null 2>&1") == 0; }
 

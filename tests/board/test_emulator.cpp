@@ -37,6 +37,7 @@ using proto::MsgType;
 using emutest::Emulator;
 using emutest::elf_path;
 using emutest::two_core_elf_path;
+using emutest::vga_elf_path;
 using emutest::have_node;
 
 namespace {
@@ -237,7 +238,7 @@ TEST(Emulator, TwoCoresShareTheUpdateAndMakeTheOneCoreFlock) {
 // pixel or two of the end of the back porch) and, in a frame during which the firmware did
 // not draw, exactly the framebuffer's picture: the status line and 300 boids.
 TEST(Emulator, VgaSignalIsTheFramebufferAt640x480) {
-  const std::string elf = std::string(FLOCKSCOPE_SOURCE_DIR) + "/build-pico/flockscope_pico_emu_vga.elf";
+  const std::string elf = vga_elf_path();
   REQUIRE_OR_SKIP(std::filesystem::exists(elf), "no " + elf + ": run firmware_pico/build.sh");
   REQUIRE_OR_SKIP(have_node(), "node/npm missing");
   const std::string png =
