@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -681,6 +682,70 @@ float interaction_radius(const Params& p) {
   return float(std::max(p.visualRange, p.protectedRange));
 }
 
+// The rows of the grid step's boids pass, shared out for cache affinity with load balance.
+// Thread t first takes, front to back, the rows whose boids are about slots [t n / T,
+// (t + 1) n / T): the state it writes there is what the grid build's range t reads at the
+// next step, so on most of the step each core touches lines its own cache holds (handing
+// rows out in dynamic order instead made both passes slower on this 2-core VM: measured
+// 40 against 49.6 steps/s at 1M boids, the sort 6.8 against 3.5 ns a boid). A thread whose
+// share is done takes rows from the back of another share, so a dense cluster in one
+// share still spreads over all threads. Each share is a (front, back) pair in one atomic
+// word. Which thread runs a row never changes a result: each boid depends only on the
+// previous frame.
+class RowShares {
+ public:
+  RowShares(const UniformGrid& grid, std::size_t n, int threads) : shares_(std::size_t(threads)) {
+    const int rows = grid.ny();
+    const std::size_t nx = std::size_t(grid.nx());
+    std::uint32_t begin = 0;
+    for (int t = 0; t < threads; ++t) {
+      const std::size_t first_slot = n * std::size_t(t + 1) / std::size_t(threads);
+      std::uint32_t end = std::uint32_t(rows);
+      if (t + 1 < threads) {  // the first row starting at or after the next share's first slot
+        int lo = int(begin), hi = rows;
+        while (lo < hi) {
+          const int mid = lo + (hi - lo) / 2;
+          if (grid.cell_start(std::size_t(mid) * nx) >= first_slot) hi = mid; else lo = mid + 1;
+        }
+        end = std::uint32_t(lo);
+      }
+      shares_[std::size_t(t)].range.store(pack(begin, end), std::memory_order_relaxed);
+      begin = end;
+    }
+  }
+  // Runs f(row) for rows of the caller's own share, then for rows left in the others'.
+  template <class F>
+  void run(int thread, F&& f) {
+    const std::size_t count = shares_.size();
+    const std::size_t own = std::size_t(thread) % count;
+    for (int row; (row = take_front(shares_[own])) >= 0;) f(row);
+    for (std::size_t k = 1; k < count; ++k)
+      for (int row; (row = take_back(shares_[(own + k) % count])) >= 0;) f(row);
+  }
+
+ private:
+  struct alignas(64) Share {
+    std::atomic<std::uint64_t> range{0};
+  };
+  static std::uint64_t pack(std::uint32_t front, std::uint32_t back) { return std::uint64_t(back) << 32 | front; }
+  static int take_front(Share& s) {
+    std::uint64_t r = s.range.load(std::memory_order_relaxed);
+    for (;;) {
+      const std::uint32_t front = std::uint32_t(r), back = std::uint32_t(r >> 32);
+      if (front >= back) return -1;
+      if (s.range.compare_exchange_weak(r, pack(front + 1, back), std::memory_order_relaxed)) return int(front);
+    }
+  }
+  static int take_back(Share& s) {
+    std::uint64_t r = s.range.load(std::memory_order_relaxed);
+    for (;;) {
+      const std::uint32_t front = std::uint32_t(r), back = std::uint32_t(r >> 32);
+      if (front >= back) return -1;
+      if (s.range.compare_exchange_weak(r, pack(front, back - 1), std::memory_order_relaxed)) return int(back - 1);
+    }
+  }
+  std::vector<Share> shares_;
+};
 }  // namespace
 
 void Flock::sort_into_grid(float radius, bool have_box) {
@@ -802,14 +867,13 @@ void Flock::step_boids(bool all_pairs) {
         } else {
           std::vector<float> boxes(4 * std::size_t(threads_));
           for (std::size_t t = 0; t < std::size_t(threads_); ++t) std::copy(empty_box, empty_box + 4, &boxes[4 * t]);
+          RowShares shares(grid_, n, threads_);
 #pragma omp parallel num_threads(threads_)
           {
             std::vector<float> sums;
-            float* box = boxes.data() + 4 * std::size_t(omp_get_thread_num() % threads_);
-            // Rows in dynamic order (dense clusters make some rows far costlier); every
-            // boid's result depends only on the previous frame, so the schedule is invisible.
-#pragma omp for schedule(dynamic, 1)
-            for (int row = 0; row < rows; ++row) cornell_rows(k, row, row + 1, sums, box);
+            const int thread = omp_get_thread_num();
+            float* box = boxes.data() + 4 * std::size_t(thread % threads_);
+            shares.run(thread, [&](int row) { cornell_rows(k, row, row + 1, sums, box); });
           }
           std::copy(empty_box, empty_box + 4, box_);
           for (int t = 0; t < threads_; ++t) {
