@@ -23,7 +23,7 @@ void add_plot_command(CLI::App& app, int& exit_code) {
   c->add_option("inputs", a->inputs, "CSV files, each optionally FILE=LABEL (default label: the file's folder name)")->required();
   c->add_option("--x", a->x, "Column for x")->capture_default_str();
   c->add_option("--y", a->y, "Column for y")->capture_default_str();
-  c->add_option("--out", a->out, "Output path without extension")->required();
+  c->add_option("--out", a->out, "Output path without extension (a trailing .png or .svg is dropped)")->required();
   c->add_option("--title", a->title, "Plot title");
   c->add_option("--xlabel", a->xlabel, "x axis label (default: the column)");
   c->add_option("--ylabel", a->ylabel, "y axis label (default: the column)");
@@ -61,6 +61,9 @@ void add_plot_command(CLI::App& app, int& exit_code) {
         s.markers = a->markers;
         p.series.push_back(std::move(s));
       }
+      // `--out pol.png` is what people type: it means the stem pol, not pol.png.png.
+      for (const char* ext : {".png", ".svg"})
+        if (fs::path(a->out).extension() == ext) a->out.resize(a->out.size() - 4);
       plot::write_plot(a->out, p, parse_plot_size(a->plot_size));
       std::printf("flockscope plot: %zu series -> %s.svg, %s.png\n", p.series.size(), a->out.c_str(), a->out.c_str());
       exit_code = 0;

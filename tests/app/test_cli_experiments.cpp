@@ -185,6 +185,11 @@ TEST(CliExperiments, PlotOverlaysColumnsFromCsvFiles) {
   EXPECT_NE(svg.find("data-series=\"plot_a\""), std::string::npos);
   EXPECT_NE(svg.find("data-series=\"no-alignment\""), std::string::npos);
   EXPECT_EQ(png_size(out / "pol.png"), (std::pair<int, int>{800, 500}));
+  // A stem given with the picture's extension names the picture, not pol2.png.png.
+  ASSERT_EQ(cli("plot " + (a / "metrics.csv").string() + " --out " + (out / "pol2.png").string()).code, 0);
+  EXPECT_EQ(png_size(out / "pol2.png"), (std::pair<int, int>{800, 500}));
+  EXPECT_TRUE(fs::exists(out / "pol2.svg"));
+  EXPECT_FALSE(fs::exists(out / "pol2.png.png"));
   EXPECT_EQ(cli("plot --y nosuch " + (a / "metrics.csv").string() + " --out " + (out / "x").string()).code, 2);
 }
 
