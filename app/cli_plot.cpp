@@ -62,8 +62,8 @@ void add_plot_command(CLI::App& app, int& exit_code) {
         p.series.push_back(std::move(s));
       }
       // `--out pol.png` is what people type: it means the stem pol, not pol.png.png.
-      for (const char* ext : {".png", ".svg"})
-        if (fs::path(a->out).extension() == ext) a->out.resize(a->out.size() - 4);
+      if (const fs::path ext = fs::path(a->out).extension(); ext == ".png" || ext == ".svg")
+        a->out = fs::path(a->out).replace_extension().string();
       plot::write_plot(a->out, p, parse_plot_size(a->plot_size));
       std::printf("flockscope plot: %zu series -> %s.svg, %s.png\n", p.series.size(), a->out.c_str(), a->out.c_str());
       exit_code = 0;
