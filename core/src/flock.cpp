@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <ranges>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 // GCC 12 warns "'__Y' may be used uninitialized" inside its own AVX-512 headers (their
@@ -697,19 +698,15 @@ class RowShares {
   RowShares(const UniformGrid& grid, std::size_t n, int threads) : shares_(std::size_t(threads)) {
     const int rows = grid.ny();
     const std::size_t nx = std::size_t(grid.nx());
-    std::uint32_t begin = 0;
+    int begin = 0;
     for (int t = 0; t < threads; ++t) {
-      const std::size_t first_slot = n * std::size_t(t + 1) / std::size_t(threads);
-      std::uint32_t end = std::uint32_t(rows);
-      if (t + 1 < threads) {  // the first row starting at or after the next share's first slot
-        int lo = int(begin), hi = rows;
-        while (lo < hi) {
-          const int mid = lo + (hi - lo) / 2;
-          if (grid.cell_start(std::size_t(mid) * nx) >= first_slot) hi = mid; else lo = mid + 1;
-        }
-        end = std::uint32_t(lo);
-      }
-      shares_[std::size_t(t)].range.store(pack(begin, end), std::memory_order_relaxed);
+      const std::size_t next_slot = n * std::size_t(t + 1) / std::size_t(threads);
+      // The share ends at the first row starting at or after the next share's first slot.
+      const int end = t + 1 == threads ? rows
+                                       : *std::ranges::partition_point(std::views::iota(begin, rows), [&](int row) {
+                                           return grid.cell_start(std::size_t(row) * nx) < next_slot;
+                                         });
+      shares_[std::size_t(t)].range.store(pack(std::uint32_t(begin), std::uint32_t(end)), std::memory_order_relaxed);
       begin = end;
     }
   }
@@ -718,9 +715,9 @@ class RowShares {
   void run(int thread, F&& f) {
     const std::size_t count = shares_.size();
     const std::size_t own = std::size_t(thread) % count;
-    for (int row; (row = take_front(shares_[own])) >= 0;) f(row);
+    for (int row; (row = take(shares_[own], true)) >= 0;) f(row);
     for (std::size_t k = 1; k < count; ++k)
-      for (int row; (row = take_back(shares_[(own + k) % count])) >= 0;) f(row);
+      for (int row; (row = take(shares_[(own + k) % count], false)) >= 0;) f(row);
   }
 
  private:
@@ -728,20 +725,14 @@ class RowShares {
     std::atomic<std::uint64_t> range{0};
   };
   static std::uint64_t pack(std::uint32_t front, std::uint32_t back) { return std::uint64_t(back) << 32 | front; }
-  static int take_front(Share& s) {
+  // The share's first row (front) or last row (!front), taken out of it; -1 when it is empty.
+  static int take(Share& s, bool front) {
     std::uint64_t r = s.range.load(std::memory_order_relaxed);
     for (;;) {
-      const std::uint32_t front = std::uint32_t(r), back = std::uint32_t(r >> 32);
-      if (front >= back) return -1;
-      if (s.range.compare_exchange_weak(r, pack(front + 1, back), std::memory_order_relaxed)) return int(front);
-    }
-  }
-  static int take_back(Share& s) {
-    std::uint64_t r = s.range.load(std::memory_order_relaxed);
-    for (;;) {
-      const std::uint32_t front = std::uint32_t(r), back = std::uint32_t(r >> 32);
-      if (front >= back) return -1;
-      if (s.range.compare_exchange_weak(r, pack(front, back - 1), std::memory_order_relaxed)) return int(back - 1);
+      const std::uint32_t first = std::uint32_t(r), end = std::uint32_t(r >> 32);
+      if (first >= end) return -1;
+      const std::uint64_t rest = front ? pack(first + 1, end) : pack(first, end - 1);
+      if (s.range.compare_exchange_weak(r, rest, std::memory_order_relaxed)) return int(front ? first : end - 1);
     }
   }
   std::vector<Share> shares_;
