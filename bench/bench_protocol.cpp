@@ -1,4 +1,4 @@
-// Protocol benchmarks (issue 3 targets): the decoder must take at least 200 MB/s of
+// Protocol benchmarks: the decoder must take at least 200 MB/s of
 // valid frames, and encoding one 2000-boid simulation frame (all its flock_state
 // chunks) must take under 50 us.
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The engine's scaling as issue 8 asks, all rows in ONE run: cornell-pico-predator rules at
+# The engine's scaling, all rows in ONE run: cornell-pico-predator rules at
 # 1 boid per 400 px^2 (`flockscope bench` scales the world), 500 warm-up steps unless noted:
 #   grid       N = 1k, 10k, 100k, 1M on 1 and 2 threads, and 300k on 1 thread
 #   grid       clustered: 2000 warm-up steps, 1M on 2 threads and 300k on 1 thread

@@ -1,5 +1,5 @@
 // BoidSource: where the window's boids come from. The window only ever talks to this seam,
-// so a local simulation, a replayed recording and (next) a Pico over USB serial are
+// so a local simulation, a replayed recording and a Pico over USB serial are
 // interchangeable: each exposes the current boids, predators, world, parameters and metrics,
 // and accepts parameter changes and commands (step, reset).
 #pragma once
@@ -20,7 +20,7 @@ namespace flockscope::gui {
 class BoidSource {
  public:
   virtual ~BoidSource() = default;
-  virtual const char* kind() const = 0;  // "local", "replay", later "serial"
+  virtual const char* kind() const = 0;  // "local", "replay", "serial"
 
   // The boids in storage order; ids() maps slots to boid ids (nullptr: slot == id).
   virtual PointsView boids() const = 0;

@@ -1,6 +1,6 @@
 // A headless run: a flock stepped N times with its metrics recorded every step, written as
 // DIR/metrics.csv, DIR/final_state.csv and DIR/run.json (the resolved parameters, seed and
-// version, so any result can be reproduced). Shared by `flockscope run` and later by sweeps.
+// version, so any result can be reproduced). Shared by `flockscope run` and the sweeps.
 #pragma once
 
 #include <cstdint>
