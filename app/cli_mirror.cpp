@@ -18,14 +18,17 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "board_link.hpp"
@@ -74,6 +77,8 @@ nlohmann::json sent_json(const protocol::ParamValue& v) {
 
 using Clock = std::chrono::steady_clock;
 using link::BoardLink;
+// How long after --seconds a frame taken in time may still be measured.
+constexpr auto kMeasureGrace = std::chrono::milliseconds(1000);
 using link::LinkEvent;
 
 struct MirrorArgs {
@@ -84,6 +89,69 @@ struct MirrorArgs {
   double connect_timeout = 10;
   std::string record;
   bool quiet = false;
+};
+
+// Measures frames on its own thread so that the mirror can stop waiting for one: the
+// nearest-neighbour distance and clusters of a crowded flock cost more than the rest of the
+// frame, and a board decides how crowded its flock is. A measurement still running at the
+// deadline is abandoned (the thread finishes it alone, or the process ends under it).
+class Measurer {
+ public:
+  Measurer() : s_(std::make_shared<Shared>()) {
+    std::thread([s = s_] {
+      std::unique_lock<std::mutex> lock(s->mu);
+      for (;;) {
+        s->cv.wait(lock, [&] { return s->frame || s->quit; });
+        if (s->quit) return;
+        const auto frame = std::move(s->frame);
+        const double radius = s->radius;
+        lock.unlock();
+        const Metrics m = link::metrics_of(*frame, radius);
+        lock.lock();
+        s->result = m;
+        s->cv.notify_all();
+      }
+    }).detach();
+  }
+  ~Measurer() {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    s_->quit = true;
+    s_->cv.notify_all();
+  }
+  Measurer(const Measurer&) = delete;
+  Measurer& operator=(const Measurer&) = delete;
+
+  // The frame's metrics, or nothing when `give_up` passed (or a stop was asked) first.
+  std::optional<Metrics> measure(std::shared_ptr<const link::MirroredFrame> f, double radius, Clock::time_point give_up,
+                                 bool (*stop)()) {
+    if (abandoned_) return std::nullopt;
+    std::unique_lock<std::mutex> lock(s_->mu);
+    s_->result.reset();
+    s_->frame = std::move(f);
+    s_->radius = radius;
+    s_->cv.notify_all();
+    while (!s_->result) {
+      const auto slice = std::min(give_up, Clock::now() + std::chrono::milliseconds(50));
+      s_->cv.wait_until(lock, slice, [&] { return s_->result.has_value(); });
+      if (!s_->result && (Clock::now() >= give_up || stop())) {
+        abandoned_ = true;
+        return std::nullopt;
+      }
+    }
+    return s_->result;
+  }
+
+ private:
+  struct Shared {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::shared_ptr<const link::MirroredFrame> frame;
+    double radius = 0;
+    std::optional<Metrics> result;
+    bool quit = false;
+  };
+  std::shared_ptr<Shared> s_;
+  bool abandoned_ = false;
 };
 
 struct Failure {
@@ -198,7 +266,8 @@ class Mirror {
                    sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal", elapsed_,
                    (out_ / "metrics.csv").c_str(), (out_ / "link.json").c_str());
     if (frames_.count == 0)
-      throw Failure{1, "no frames from the board in " + fmt(elapsed_) + " s"};
+      throw Failure{1, frames_.unmeasured ? "no frame could be measured in " + fmt(args_.seconds) + " s"
+                                          : "no frames from the board in " + fmt(elapsed_) + " s"};
   }
 
   void write_link_json() {
@@ -221,6 +290,7 @@ class Mirror {
     j["frames"] = {{"received", frames_.count},
                    {"complete", frames_.complete},
                    {"partial", frames_.partial},
+                   {"unmeasured", frames_.unmeasured},
                    {"first", frames_.first},
                    {"last", frames_.last},
                    {"missed", span >= frames_.count ? span - frames_.count : 0},
@@ -289,7 +359,7 @@ class Mirror {
  private:
   static std::string fmt(double s) {
     char b[32];
-    std::snprintf(b, sizeof b, "%g", s);
+    std::snprintf(b, sizeof b, "%.3g", s);
     return b;
   }
 
@@ -323,17 +393,28 @@ class Mirror {
       if (!flagged_.empty() && !args_.quiet)
         std::printf("flockscope mirror: the board reports values outside this app's ranges: %s\n", link::describe(flagged_).c_str());
     } else if (auto* f = std::get_if<link::MirroredFrame>(&e)) {
-      if (collecting_) take_frame(*f);
+      if (collecting_) take_frame(std::make_shared<const link::MirroredFrame>(std::move(*f)));
     } else if (auto* l = std::get_if<link::BoardLog>(&e)) {
       if (!args_.quiet) std::printf("board: %s\n", l->text.c_str());
     }
   }
 
-  void take_frame(const link::MirroredFrame& f) {
+  void take_frame(std::shared_ptr<const link::MirroredFrame> frame) {
     if (!board_params_) return;
     // The clock between frames: a backlog never holds the mirror past its deadline.
     if (stop_requested() || Clock::now() >= end_) {
       collecting_ = false;
+      return;
+    }
+    const link::MirroredFrame& f = *frame;
+    const auto m = measurer_.measure(frame, cluster_radius(*board_params_), end_ + kMeasureGrace, stop_requested);
+    if (!m) {
+      // One frame's metrics outlasted the run: it is left out, and the run ends here.
+      ++frames_.unmeasured;
+      collecting_ = false;
+      std::fprintf(stderr,
+                   "flockscope mirror: frame %u (%zu boids) was still being measured %.1f s after the end; left out\n",
+                   f.frame, f.size(), std::chrono::duration<double>(kMeasureGrace).count());
       return;
     }
     if (frames_.count == 0) {
@@ -345,8 +426,7 @@ class Mirror {
     ++(f.state_complete ? frames_.complete : frames_.partial);
     frames_.boids = f.size();
     if (f.has_stats) frames_.board_fps = f.stats.fps;
-    const Metrics m = link::metrics_of(f, cluster_radius(*board_params_));
-    csv_ << metrics_row(f.frame, double(f.frame) * board_params_->dt, m) << '\n';
+    csv_ << metrics_row(f.frame, double(f.frame) * board_params_->dt, *m) << '\n';
     if (Clock::now() - last_flush_ >= std::chrono::seconds(1)) {
       csv_.flush();
       last_flush_ = Clock::now();
@@ -354,7 +434,7 @@ class Mirror {
     if (!csv_) throw std::runtime_error((out_ / "metrics.csv").string() + ": write failed");
     if (recorder_) {
       try {
-        recorder_->write_frame(f.frame, double(f.frame) * board_params_->dt, m, link::view_of(f), nullptr, f.predators);
+        recorder_->write_frame(f.frame, double(f.frame) * board_params_->dt, *m, link::view_of(f), nullptr, f.predators);
         ++recorded_frames_;
       } catch (const std::exception& e) {
         stop_recording(e.what());
@@ -412,8 +492,9 @@ class Mirror {
   bool collecting_ = false;
   double elapsed_ = 0;
   std::uint64_t bytes_at_start_ = 0;
+  Measurer measurer_;
   struct {
-    std::uint64_t count = 0, complete = 0, partial = 0;
+    std::uint64_t count = 0, complete = 0, partial = 0, unmeasured = 0;
     std::uint32_t first = 0, last = 0;
     std::size_t boids = 0;
     double board_fps = 0;
