@@ -244,6 +244,7 @@ class Mirror {
       if (!parent.empty()) std::filesystem::create_directories(parent, ec);
       recorder_ = std::make_unique<RecordingWriter>(args_.record, *board_params_, "serial");
     }
+    started_ = true;
     start_ = Clock::now();
     end_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(args_.seconds));
     collecting_ = true;
@@ -258,7 +259,7 @@ class Mirror {
     close_recording();
     open_csv();
     csv_.flush();
-    if (!csv_) throw std::runtime_error((out_ / "metrics.csv").string() + ": write failed");
+    if (!csv_) throw std::runtime_error((out_ / "metrics.csv").string() + ": write failed (" + std::strerror(errno) + ")");
     csv_.close();
     write_link_json();
     if (const int sig = g_stop_signal)
@@ -266,8 +267,9 @@ class Mirror {
                    sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal", elapsed_,
                    (out_ / "metrics.csv").c_str(), (out_ / "link.json").c_str());
     if (frames_.count == 0)
-      throw Failure{1, frames_.unmeasured ? "no frame could be measured in " + fmt(args_.seconds) + " s"
-                                          : "no frames from the board in " + fmt(elapsed_) + " s"};
+      throw Failure{1, !started_           ? std::string("no frames: stopped before the mirroring began")
+                       : frames_.unmeasured ? "no frame could be measured in " + fmt(args_.seconds) + " s"
+                                            : "no frames from the board in " + fmt(elapsed_) + " s"};
   }
 
   void write_link_json() {
@@ -431,7 +433,7 @@ class Mirror {
       csv_.flush();
       last_flush_ = Clock::now();
     }
-    if (!csv_) throw std::runtime_error((out_ / "metrics.csv").string() + ": write failed");
+    if (!csv_) throw std::runtime_error((out_ / "metrics.csv").string() + ": write failed (" + std::strerror(errno) + ")");
     if (recorder_) {
       try {
         recorder_->write_frame(f.frame, double(f.frame) * board_params_->dt, *m, link::view_of(f), nullptr, f.predators);
@@ -489,7 +491,7 @@ class Mirror {
   std::unique_ptr<RecordingWriter> recorder_;
   std::uint64_t recorded_frames_ = 0;
   std::string record_error_;
-  bool collecting_ = false;
+  bool collecting_ = false, started_ = false;
   double elapsed_ = 0;
   std::uint64_t bytes_at_start_ = 0;
   Measurer measurer_;

@@ -62,8 +62,8 @@ def parse_args():
     a.add_argument("--capacity", type=int, default=4000, help="max_boids in the hello")
     a.add_argument("--param", action="append", default=[],
                    help="ID=KIND:VALUE in the parameter set (repeatable; default 7=real:40)")
-    a.add_argument("--ack", choices=["echo", "nan"], default="echo",
-                   help="answer a param_change: ok with the value asked, or ok with NaN")
+    a.add_argument("--ack", choices=["echo", "nan", "none"], default="echo",
+                   help="answer a param_change: ok with the value asked, ok with NaN, or not at all")
     a.add_argument("--boids", type=int, default=100, help="boids whose state is sent each frame")
     a.add_argument("--total", type=int, default=0, help="the flock size the chunks claim (default --boids)")
     a.add_argument("--bad-total", type=int, default=0,
@@ -144,7 +144,7 @@ def main():
                     elif m["type"] == "command":
                         if m["command"] == "request_params":
                             out += param_set()
-                    elif m["type"] == "param_change":
+                    elif m["type"] == "param_change" and args.ack != "none":
                         value = ["real", float("nan")] if args.ack == "nan" else m["value"]
                         out += wire.message({"type": "ack", "seq": 0, "ref_seq": m["seq"], "ref_type": "param_change",
                                              "status": "ok", "subject": m["id"], "value": value})
