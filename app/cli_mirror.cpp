@@ -11,8 +11,8 @@
 // both files written, and a recording that cannot be written stops with a message while
 // the mirror goes on.
 //
-// Exit status: 0 done; 1 the board did not answer, rejected a change, sent no frames or
-// speaks another protocol version; 2 bad arguments.
+// Exit status: 0 done (also when a signal ended it early); 1 the board did not answer,
+// rejected a change, sent no frames or speaks another protocol version; 2 bad arguments.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
@@ -77,9 +77,10 @@ nlohmann::json sent_json(const protocol::ParamValue& v) {
 
 using Clock = std::chrono::steady_clock;
 using link::BoardLink;
+using link::LinkEvent;
+
 // How long after --seconds a frame taken in time may still be measured.
 constexpr auto kMeasureGrace = std::chrono::milliseconds(1000);
-using link::LinkEvent;
 
 struct MirrorArgs {
   std::string port;
@@ -316,6 +317,7 @@ class Mirror {
                  {"bad_chunks", c.frames.bad_chunks},
                  {"frames_over_capacity", c.frames.over_capacity},
                  {"frames_dropped_by_app", c.frames_dropped},
+                 {"logs_dropped", c.logs_dropped},
                  {"sessions", c.sessions},
                  {"reconnects", c.reconnects},
                  {"board_restarts", c.board_restarts},

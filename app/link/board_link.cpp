@@ -81,7 +81,7 @@ struct BoardLink::Impl {
   mutable std::mutex mu;
   std::condition_variable cv;
   std::deque<LinkEvent> events;
-  std::size_t queued_frames = 0, queued_boids = 0;
+  std::size_t queued_frames = 0, queued_boids = 0, queued_logs = 0;
   LinkStatus status;
   std::atomic<std::uint32_t> next_request{1};
 
@@ -106,6 +106,19 @@ struct BoardLink::Impl {
         }
         ++queued_frames;
         queued_boids += f->size();
+      } else if (std::holds_alternative<BoardLog>(e)) {
+        if (queued_logs >= opt.max_queued_logs) {
+          ++status.counters.logs_dropped;
+          return;
+        }
+        ++queued_logs;
+      } else if (std::holds_alternative<BoardHello>(e)) {
+        // A board repeating its hello: the consumer needs only the newest.
+        for (auto& old : events)
+          if (std::holds_alternative<BoardHello>(old)) {
+            old = std::move(e);
+            return;
+          }
       }
       events.push_back(std::move(e));
     }
@@ -567,7 +580,7 @@ std::vector<LinkEvent> BoardLink::take_events() {
   std::lock_guard<std::mutex> lock(impl_->mu);
   std::vector<LinkEvent> out(std::make_move_iterator(impl_->events.begin()), std::make_move_iterator(impl_->events.end()));
   impl_->events.clear();
-  impl_->queued_frames = impl_->queued_boids = 0;
+  impl_->queued_frames = impl_->queued_boids = impl_->queued_logs = 0;
   return out;
 }
 

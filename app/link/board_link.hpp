@@ -49,6 +49,7 @@ struct LinkOptions {
   int request_retries = 3;          // ... this many times, then reported unanswered
   std::size_t max_queued_frames = 90;  // frames the consumer has not taken (3 s at 30 fps) ...
   std::size_t max_queued_boids = std::size_t(1) << 20;  // ... and their boids (17 bytes each)
+  std::size_t max_queued_logs = 256;   // board log lines the consumer has not taken; more are dropped
 };
 
 // Never 1200: a Pico's USB stack reboots into its bootloader at that rate.
@@ -60,6 +61,7 @@ struct LinkCounters {
   std::uint64_t bytes_tx = 0;
   AssemblerCounters frames;          // board frames: complete, partial, missed
   std::uint32_t frames_dropped = 0;  // frames the consumer did not take in time
+  std::uint32_t logs_dropped = 0;    // board log lines beyond max_queued_logs (a flooding board)
   std::uint32_t sessions = 0;        // handshakes completed
   std::uint32_t reconnects = 0;      // sessions after the first
   std::uint32_t board_restarts = 0;  // board hellos in mid-session (it rebooted)

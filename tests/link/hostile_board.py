@@ -70,6 +70,8 @@ def parse_args():
                    help="every other frame's chunks claim this total instead (frames the app must drop)")
     a.add_argument("--coincident", action="store_true", help="every boid at the same point")
     a.add_argument("--fps", type=float, default=30, help="frames per second; 0: as fast as the line takes")
+    a.add_argument("--flood", type=int, default=0,
+                   help="between frames, as fast as the line takes: this many --log-hex lines and hellos at a time")
     return a.parse_args()
 
 
@@ -154,6 +156,8 @@ def main():
                     del out[:n]
                 except (BlockingIOError, OSError):
                     pass
+            if session and args.flood and len(out) < 65536:
+                out += (wire.frame("log", bytes([3]) + bytes.fromhex(args.log_hex)) + hello()) * args.flood
             # A frame when it is due and the line has taken the last one.
             now = time.monotonic()
             if session and len(out) < 65536 and (args.fps == 0 or now >= next_frame):

@@ -190,6 +190,24 @@ TEST(HostileBoard, ACrowdedFlockAtTheLimitDoesNotHoldTheMirror) {
   fs::remove_all(out);
 }
 
+// Log lines and hellos as fast as the line takes while the mirror measures a crowded frame:
+// the link keeps the newest hello and a bounded number of log lines, and counts the rest.
+TEST(HostileBoard, AFloodOfLogLinesAndHellosIsBounded) {
+  HostileBoard hb("flood", {"--capacity", "65535", "--boids", "20000", "--coincident", "--fps", "0", "--flood", "100",
+                            "--log-hex", std::string(500, '4')});
+  const fs::path out = temp("flood-out");
+  fs::remove_all(out);
+  const Outcome r = run_flockscope({"mirror", "--port", hb.link, "--seconds", "2", "--quiet", "--out", out.string()});
+  std::printf("mirror --seconds 2: %.2f s, peak %ld KB\n", r.seconds, r.max_rss_kb);
+  EXPECT_TRUE(r.rc == 0 || r.rc == 1) << r.output;
+  const auto j = link_json(out);
+  std::printf("%s\n", j["link"].dump().c_str());
+  EXPECT_GT(j["link"]["logs_dropped"].get<long>(), 0);
+  EXPECT_LT(r.max_rss_kb, kMemoryLimitKb);
+  EXPECT_LT(r.seconds, 2 + 10.0) << "held far past --seconds";
+  fs::remove_all(out);
+}
+
 // A name that is not UTF-8 and carries terminal controls; a log line that clears the screen
 // and retitles the terminal. Written escaped everywhere; link.json is written.
 TEST(HostileBoard, NamesAndLogLinesArePrintedEscapedAndLinkJsonIsWritten) {
