@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "../board/vboard_process.hpp"
+#include "hostile_board_process.hpp"
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -48,41 +49,6 @@ std::size_t lines(const fs::path& f) {
   return n;
 }
 
-pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(fd, 1);
-    dup2(fd, 2);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  return pid;
-}
-
-// The hostile board as a child process, its link at `link`.
-struct HostileBoard {
-  pid_t pid = -1;
-  std::string link;
-  HostileBoard(const std::string& tag, std::vector<std::string> extra) : link(temp(tag + "-link").string()) {
-    fs::remove(link);
-    std::vector<std::string> args = {FLOCKSCOPE_PYTHON3, FLOCKSCOPE_SOURCE_DIR "/tests/link/hostile_board.py", "--link", link};
-    args.insert(args.end(), extra.begin(), extra.end());
-    pid = spawn(args, temp(tag + "-board.log"));
-    for (int i = 0; i < 500 && !fs::exists(fs::symlink_status(link)); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ~HostileBoard() {
-    if (pid > 0) {
-      kill(pid, SIGTERM);
-      waitpid(pid, nullptr, 0);
-    }
-  }
-};
-
 struct Outcome {
   int rc = -1;           // exit status; -1 when killed by a signal
   double seconds = 0;    // wall time
@@ -96,7 +62,7 @@ Outcome run_flockscope(const std::vector<std::string>& args, const std::function
   all.insert(all.end(), args.begin(), args.end());
   const fs::path log = temp("run.log");
   const auto t0 = Clock::now();
-  const pid_t pid = spawn(all, log);
+  const pid_t pid = hostile::spawn(all, log);
   if (during) during(pid);
   int st = 0;
   rusage ru{};
@@ -134,7 +100,7 @@ constexpr long kMemoryLimitKb = 100 * 1024;
 // A total of a million boids from a board announcing 4,000: each such frame is a protocol
 // error, dropped and counted; the good frames between them are mirrored; memory stays small.
 TEST(HostileBoard, ChunksClaimingMoreThanTheCapacityAreDroppedAndCostNoMemory) {
-  HostileBoard hb("capacity", {"--capacity", "4000", "--boids", "100", "--bad-total", "1000000", "--fps", "0"});
+  hostile::HostileBoard hb("capacity", {"--capacity", "4000", "--boids", "100", "--bad-total", "1000000", "--fps", "0"});
   ASSERT_TRUE(fs::exists(fs::symlink_status(hb.link)));
   const fs::path out = temp("capacity-out");
   fs::remove_all(out);
@@ -156,7 +122,7 @@ TEST(HostileBoard, ChunksClaimingMoreThanTheCapacityAreDroppedAndCostNoMemory) {
 // The board claims 20,000 boids and sends 120: the 19,880 it never sent are not mirrored as
 // boids piled at the origin (which made nearest-neighbour distance and clusters quadratic).
 TEST(HostileBoard, BoidsNeverSentAreNotMeasured) {
-  HostileBoard hb("partial", {"--capacity", "20000", "--boids", "120", "--total", "20000", "--fps", "0"});
+  hostile::HostileBoard hb("partial", {"--capacity", "20000", "--boids", "120", "--total", "20000", "--fps", "0"});
   const fs::path out = temp("partial-out");
   fs::remove_all(out);
   const Outcome r = run_flockscope({"mirror", "--port", hb.link, "--seconds", "2", "--quiet", "--out", out.string()});
@@ -177,7 +143,7 @@ TEST(HostileBoard, BoidsNeverSentAreNotMeasured) {
 // 65,535 boids on one point, as fast as the line takes: measuring such a frame is the most
 // a board can ask of the mirror. It still ends near --seconds and stays small.
 TEST(HostileBoard, ACrowdedFlockAtTheLimitDoesNotHoldTheMirror) {
-  HostileBoard hb("crowd", {"--capacity", "65535", "--boids", "65535", "--coincident", "--fps", "0"});
+  hostile::HostileBoard hb("crowd", {"--capacity", "65535", "--boids", "65535", "--coincident", "--fps", "0"});
   const fs::path out = temp("crowd-out");
   fs::remove_all(out);
   const Outcome r = run_flockscope({"mirror", "--port", hb.link, "--seconds", "2", "--quiet", "--out", out.string()});
@@ -193,7 +159,7 @@ TEST(HostileBoard, ACrowdedFlockAtTheLimitDoesNotHoldTheMirror) {
 // Log lines and hellos as fast as the line takes while the mirror measures a crowded frame:
 // the link keeps the newest hello and a bounded number of log lines, and counts the rest.
 TEST(HostileBoard, AFloodOfLogLinesAndHellosIsBounded) {
-  HostileBoard hb("flood", {"--capacity", "65535", "--boids", "20000", "--coincident", "--fps", "0", "--flood", "100",
+  hostile::HostileBoard hb("flood", {"--capacity", "65535", "--boids", "20000", "--coincident", "--fps", "0", "--flood", "100",
                             "--log-hex", std::string(500, '4')});
   const fs::path out = temp("flood-out");
   fs::remove_all(out);
@@ -215,7 +181,7 @@ TEST(HostileBoard, NamesAndLogLinesArePrintedEscapedAndLinkJsonIsWritten) {
   const std::string name_hex = "fffe6576696c1b5b324a1b5d303b70776e656407";
   // ESC "[2Jcleared" ESC "]0;title" BEL, a C1 CSI (U+009B) "31m", U+202E "txt"
   const std::string log_hex = "1b5b324a636c65617265641b5d303b7469746c6507c29b33316de280ae747874";
-  HostileBoard hb("name", {"--name-hex", name_hex, "--log-hex", log_hex});
+  hostile::HostileBoard hb("name", {"--name-hex", name_hex, "--log-hex", log_hex});
   const fs::path out = temp("name-out");
   fs::remove_all(out);
   const Outcome r = run_flockscope({"mirror", "--port", hb.link, "--seconds", "1", "--out", out.string()});
@@ -234,7 +200,7 @@ TEST(HostileBoard, NamesAndLogLinesArePrintedEscapedAndLinkJsonIsWritten) {
 // Values outside this app's table are written as the board sent them and flagged with the
 // reason, in link.json and on the terminal (PROTOCOL.md section 12).
 TEST(HostileBoard, ParameterValuesAreWrittenAsSentAndFlagged) {
-  HostileBoard hb("params", {"--param", "1=real:1e308", "--param", "8=real:inf", "--param", "7=real:nan", "--param",
+  hostile::HostileBoard hb("params", {"--param", "1=real:1e308", "--param", "8=real:inf", "--param", "7=real:nan", "--param",
                              "6=choice:99", "--param", "24=bool:7", "--param", "17=real:5"});
   const fs::path out = temp("params-out");
   fs::remove_all(out);
@@ -265,7 +231,7 @@ TEST(HostileBoard, ParameterValuesAreWrittenAsSentAndFlagged) {
 
 // "ok" with NaN in force is no acknowledgement: the mirror exits 1 and says why.
 TEST(HostileBoard, AnAcknowledgementCarryingNaNIsRefused) {
-  HostileBoard hb("acknan", {"--ack", "nan"});
+  hostile::HostileBoard hb("acknan", {"--ack", "nan"});
   const fs::path out = temp("acknan-out");
   fs::remove_all(out);
   const Outcome r = run_flockscope({"mirror", "--port", hb.link, "--seconds", "1", "--set", "maxspeed=5", "--out", out.string()});
