@@ -6,17 +6,24 @@
 // The pty: posix_openpt/grantpt/unlockpt, the slave put into raw mode once; we keep no
 // slave descriptor ourselves, so the master reports POLLHUP (and read() EIO) while nobody
 // has the port open: that is "DTR low", and the board keeps running and polls.
+//
+// --link PATH: a symlink to the pty. Nothing else at PATH is ever removed: a file, a folder
+// or a live link there is refused; only a board's stale link (into /dev/pts, its terminal
+// gone) is replaced. At exit the link goes only if it is still the one this board made.
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <fcntl.h>
 #include <memory>
+#include <optional>
 #include <poll.h>
 #include <stdlib.h>
 #include <string>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -82,6 +89,37 @@ class PtyTransport final : public board::Transport {
   std::string path_;
 };
 
+// Where the symlink at `path` points, or nothing if `path` is not a symlink.
+std::optional<std::string> link_target(const std::string& path) {
+  char buf[4096];
+  const ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
+  if (n < 0 || std::size_t(n) >= sizeof buf) return std::nullopt;
+  return std::string(buf, std::size_t(n));
+}
+
+// Makes the link, or says why not (empty: made).
+std::string make_link(const std::string& path, const std::string& pty) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0) {
+    const auto target = link_target(path);
+    struct stat t {};
+    const bool stale_board_link = S_ISLNK(st.st_mode) && target && target->rfind("/dev/pts/", 0) == 0 &&
+                                  ::stat(path.c_str(), &t) != 0;
+    if (!stale_board_link)
+      return path + " exists and is not a stale board link (" +
+             (S_ISLNK(st.st_mode) ? "a link to " + target.value_or("?") + ", in use" : S_ISDIR(st.st_mode) ? "a folder" : "a file") +
+             "): not replacing it; remove it or choose another --link";
+    if (::unlink(path.c_str()) != 0) return "cannot replace the stale link " + path + ": " + std::strerror(errno);
+  }
+  if (::symlink(pty.c_str(), path.c_str()) != 0) return "cannot create the link " + path + ": " + std::strerror(errno);
+  return {};
+}
+
+// Removes the link only if it is still ours (nobody replaced it meanwhile).
+void remove_link(const std::string& path, const std::string& pty) {
+  if (link_target(path) == pty) ::unlink(path.c_str());
+}
+
 struct BoardArgs {
   std::string link;
   std::string preset;
@@ -121,9 +159,8 @@ int run_board(const BoardArgs& a) {
 
   PtyTransport pty;
   if (!a.link.empty()) {
-    ::unlink(a.link.c_str());
-    if (::symlink(pty.path().c_str(), a.link.c_str()) != 0) {
-      std::fprintf(stderr, "flockscope board: cannot create the link %s\n", a.link.c_str());
+    if (const std::string err = make_link(a.link, pty.path()); !err.empty()) {
+      std::fprintf(stderr, "flockscope board: %s\n", err.c_str());
       return 2;
     }
   }
@@ -154,7 +191,7 @@ int run_board(const BoardArgs& a) {
       std::fflush(stdout);
     }
   }
-  if (!a.link.empty()) ::unlink(a.link.c_str());
+  if (!a.link.empty()) remove_link(a.link, pty.path());
   return 0;
 }
 

@@ -948,7 +948,7 @@ bool GuiApp::serial_panel() {
   ImGui::PopTextWrapPos();
   if (st.board) {
     const auto& h = *st.board;
-    ImGui::Text("%.*s  firmware %u.%u.%u  protocol %u  up to %u boids", int(h.name_len), h.name, h.sw_major, h.sw_minor,
+    ImGui::Text("%s  firmware %u.%u.%u  protocol %u  up to %u boids", st.board_name.c_str(), h.sw_major, h.sw_minor,
                 unsigned(h.sw_patch), h.protocol_version, h.max_boids);
   }
   const auto& f = serial->frame();

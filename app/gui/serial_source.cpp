@@ -1,5 +1,6 @@
 #include "serial_source.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "wire_params.hpp"
@@ -77,13 +78,13 @@ void SerialSource::on_event(link::LinkEvent& e, bool& moved) {
     const bool bad = s->state == link::LinkState::kVersionMismatch || s->state == link::LinkState::kReconnecting;
     note(std::string("board link: ") + link::to_string(s->state) + " (" + s->detail + ")", bad);
   } else if (auto* p = std::get_if<link::BoardParams>(&e)) {
-    std::string flagged;
+    std::vector<link::FlaggedParam> flagged;
     board_ = link::params_from_wire(p->params, board_, &flagged);
     requested_ = board_;
     pending_ids_.clear();
     have_params_ = true;
     ++revision_;
-    if (!flagged.empty()) note("the board reports values outside this app's ranges: " + flagged, true);
+    if (!flagged.empty()) note("the board reports values outside this app's ranges: " + link::describe(flagged), true);
   } else if (auto* d = std::get_if<link::RequestDone>(&e)) {
     on_done(*d);
   } else if (auto* l = std::get_if<link::BoardLog>(&e)) {
@@ -104,7 +105,12 @@ void SerialSource::on_done(const link::RequestDone& d) {
     const auto in_force = link::from_wire(*def, d.value);
     switch (d.outcome) {
       case link::Outcome::kAccepted:
-        if (in_force && d.status == protocol::Status::kOk) (void)set_param(board_, *def, *in_force);
+        if (auto f = link::flag_reported(*def, d.value)) {
+          // Shown as the board sent it, never taken silently (a NaN is not an acknowledgement).
+          note("the board acknowledged " + name + " with " + link::describe_wire(d.value) + " (" + f->why + ")", true);
+          if (!f->usable) break;
+        }
+        if (in_force && d.status == protocol::Status::kOk) (void)set_param(board_, *def, std::clamp(*in_force, def->min, def->max));
         return;  // ok_at_reset: in force after the next reset; the slider already shows it
       case link::Outcome::kRejected:
         note("the board rejected " + name + " = " + link::describe_wire(d.sent) + ": " + link::describe_status(d.status) +

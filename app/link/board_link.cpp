@@ -10,6 +10,8 @@
 #include <map>
 #include <sys/ioctl.h>
 
+#include "wire_text.hpp"
+
 namespace flockscope::link {
 
 using protocol::Message;
@@ -79,7 +81,7 @@ struct BoardLink::Impl {
   mutable std::mutex mu;
   std::condition_variable cv;
   std::deque<LinkEvent> events;
-  std::size_t queued_frames = 0;
+  std::size_t queued_frames = 0, queued_boids = 0, queued_logs = 0;
   LinkStatus status;
   std::atomic<std::uint32_t> next_request{1};
 
@@ -87,18 +89,36 @@ struct BoardLink::Impl {
   void push(LinkEvent e) {
     {
       std::lock_guard<std::mutex> lock(mu);
-      if (std::holds_alternative<MirroredFrame>(e)) {
-        if (queued_frames >= opt.max_queued_frames) {
-          // The consumer is not keeping up: drop its oldest frame, never a reply or a state.
-          for (auto it = events.begin(); it != events.end(); ++it)
-            if (std::holds_alternative<MirroredFrame>(*it)) {
-              events.erase(it);
-              --queued_frames;
-              ++status.counters.frames_dropped;
-              break;
-            }
+      if (const auto* f = std::get_if<MirroredFrame>(&e)) {
+        // The consumer is not keeping up: drop its oldest frames, never a reply or a state,
+        // so the queue's memory stays bounded whatever the board sends.
+        for (auto it = events.begin(); it != events.end() && queued_frames > 0 &&
+                                       (queued_frames >= opt.max_queued_frames ||
+                                        queued_boids + f->size() > opt.max_queued_boids);) {
+          if (const auto* old = std::get_if<MirroredFrame>(&*it)) {
+            queued_boids -= old->size();
+            --queued_frames;
+            ++status.counters.frames_dropped;
+            it = events.erase(it);
+          } else {
+            ++it;
+          }
         }
         ++queued_frames;
+        queued_boids += f->size();
+      } else if (std::holds_alternative<BoardLog>(e)) {
+        if (queued_logs >= opt.max_queued_logs) {
+          ++status.counters.logs_dropped;
+          return;
+        }
+        ++queued_logs;
+      } else if (std::holds_alternative<BoardHello>(e)) {
+        // A board repeating its hello: the consumer needs only the newest.
+        for (auto& old : events)
+          if (std::holds_alternative<BoardHello>(old)) {
+            old = std::move(e);
+            return;
+          }
       }
       events.push_back(std::move(e));
     }
@@ -367,7 +387,7 @@ struct BoardLink::Impl {
     switch (m.type) {
       case MsgType::kParamSet: on_param_set(m); break;
       case MsgType::kAck: on_ack(m); break;
-      case MsgType::kLog: push(BoardLog{m.log.level, std::string(m.log.text, m.log.length)}); break;
+      case MsgType::kLog: push(BoardLog{m.log.level, printable(std::string_view(m.log.text, m.log.length))}); break;
       case MsgType::kFlockState:
       case MsgType::kPredators:
       case MsgType::kMetrics:
@@ -384,8 +404,14 @@ struct BoardLink::Impl {
   void on_hello(const Message& m) {
     const protocol::Hello& h = m.hello;
     if (h.role == protocol::Role::kApp) return;  // our own hello echoed (a loop-back): ignore
-    with_status([&](LinkStatus& st) { st.board = h; });
-    push(BoardHello{h});
+    const std::string name = printable(std::string_view(h.name, h.name_len));
+    with_status([&](LinkStatus& st) {
+      st.board = h;
+      st.board_name = name;
+    });
+    push(BoardHello{h, name});
+    // Chunks claiming more boids than the board says it can simulate are protocol errors.
+    assembler.set_capacity(h.max_boids);
     const unsigned theirs = m.version != protocol::kProtocolVersion ? m.version : h.protocol_version;
     if (theirs != protocol::kProtocolVersion) {
       const unsigned ours = protocol::kProtocolVersion;
@@ -415,7 +441,6 @@ struct BoardLink::Impl {
     had_session = true;
     params_complete = false;
     last_params_ask = Clock::now();  // the set follows the hello; asked again if it does not
-    const std::string name(h.name, h.name_len);
     set_state(LinkState::kConnected, "connected to " + name + " on " + path);
   }
 
@@ -555,7 +580,7 @@ std::vector<LinkEvent> BoardLink::take_events() {
   std::lock_guard<std::mutex> lock(impl_->mu);
   std::vector<LinkEvent> out(std::make_move_iterator(impl_->events.begin()), std::make_move_iterator(impl_->events.end()));
   impl_->events.clear();
-  impl_->queued_frames = 0;
+  impl_->queued_frames = impl_->queued_boids = impl_->queued_logs = 0;
   return out;
 }
 

@@ -47,7 +47,9 @@ struct LinkOptions {
   int reopen_every_ms = 200;        // how often a missing port is tried again
   int request_timeout_ms = 250;     // no ack after this: the request is sent again ...
   int request_retries = 3;          // ... this many times, then reported unanswered
-  std::size_t max_queued_frames = 90;  // frames the consumer has not taken (3 s at 30 fps)
+  std::size_t max_queued_frames = 90;  // frames the consumer has not taken (3 s at 30 fps) ...
+  std::size_t max_queued_boids = std::size_t(1) << 20;  // ... and their boids (17 bytes each)
+  std::size_t max_queued_logs = 256;   // board log lines the consumer has not taken; more are dropped
 };
 
 // Never 1200: a Pico's USB stack reboots into its bootloader at that rate.
@@ -59,6 +61,7 @@ struct LinkCounters {
   std::uint64_t bytes_tx = 0;
   AssemblerCounters frames;          // board frames: complete, partial, missed
   std::uint32_t frames_dropped = 0;  // frames the consumer did not take in time
+  std::uint32_t logs_dropped = 0;    // board log lines beyond max_queued_logs (a flooding board)
   std::uint32_t sessions = 0;        // handshakes completed
   std::uint32_t reconnects = 0;      // sessions after the first
   std::uint32_t board_restarts = 0;  // board hellos in mid-session (it rebooted)
@@ -72,7 +75,8 @@ struct LinkStatus {
   LinkState state = LinkState::kClosed;
   std::string port;
   std::string detail;                // why (the OS's error, "board speaks protocol 2 ...")
-  std::optional<protocol::Hello> board;  // the last board hello
+  std::optional<protocol::Hello> board;  // the last board hello (its name as the bytes came)
+  std::string board_name;                // that name made printable (wire_text.hpp): show this one
   LinkCounters counters;
 };
 
@@ -83,6 +87,7 @@ struct StateChanged {
 };
 struct BoardHello {
   protocol::Hello hello;
+  std::string name;  // printable (wire_text.hpp)
 };
 struct BoardParams {  // the board's whole parameter set (after every handshake)
   std::vector<protocol::Param> params;
@@ -100,7 +105,7 @@ struct RequestDone {
 };
 struct BoardLog {
   protocol::LogLevel level;
-  std::string text;
+  std::string text;  // printable (wire_text.hpp)
 };
 using LinkEvent = std::variant<StateChanged, BoardHello, BoardParams, RequestDone, MirroredFrame, BoardLog>;
 

@@ -1,5 +1,7 @@
 #include "frame_assembler.hpp"
 
+#include <algorithm>
+
 #include "flockscope/protocol/flock_state.hpp"
 
 namespace flockscope::link {
@@ -24,9 +26,15 @@ void FrameAssembler::restart() {
   have_last_ = false;
 }
 
+void FrameAssembler::set_capacity(std::uint32_t max_boids) { capacity_ = std::min(max_boids, kMaxBoardBoids); }
+
 void FrameAssembler::finish(const Emit& emit) {
   if (!open_) return;
   open_ = false;
+  if (over_capacity_) {
+    ++counters_.over_capacity;
+    return;
+  }
   cur_.state_complete = contiguous_ && received_ == cur_.size() && (!cur_.has_stats || cur_.stats.boid_count == received_);
   ++counters_.frames;
   ++(cur_.state_complete ? counters_.complete : counters_.partial);
@@ -40,7 +48,25 @@ void FrameAssembler::finish(const Emit& emit) {
   }
   have_last_ = true;
   last_emitted_ = cur_.frame;
-  emit(cur_);
+  if (cur_.state_complete || std::find(known_.begin(), known_.end(), 0) == known_.end()) {
+    emit(cur_);
+    return;
+  }
+  // Partial, with boids never received: hand on only the boids with a position.
+  MirroredFrame& f = known_only_;
+  f.frame = cur_.frame;
+  f.state_complete = false;
+  f.has_metrics = cur_.has_metrics, f.has_stats = cur_.has_stats;
+  f.metrics = cur_.metrics, f.stats = cur_.stats;
+  f.predators = cur_.predators;
+  f.x.clear(), f.y.clear(), f.vx.clear(), f.vy.clear(), f.groups.clear();
+  const bool groups = cur_.groups.size() == cur_.size();
+  for (std::size_t k = 0; k < known_.size(); ++k) {
+    if (!known_[k]) continue;
+    f.x.push_back(cur_.x[k]), f.y.push_back(cur_.y[k]), f.vx.push_back(cur_.vx[k]), f.vy.push_back(cur_.vy[k]);
+    if (groups) f.groups.push_back(cur_.groups[k]);
+  }
+  emit(f);
 }
 
 void FrameAssembler::begin(std::uint32_t frame, const Emit& emit) {
@@ -52,6 +78,7 @@ void FrameAssembler::begin(std::uint32_t frame, const Emit& emit) {
   cur_.state_complete = false;
   received_ = next_offset_ = 0;
   contiguous_ = true;
+  over_capacity_ = false;
 }
 
 void FrameAssembler::add(const Message& m, const Emit& emit) {
@@ -59,14 +86,20 @@ void FrameAssembler::add(const Message& m, const Emit& emit) {
     case MsgType::kFlockState: {
       const auto& s = m.flock_state;
       begin(s.frame, emit);
-      if (s.offset + s.count > s.total || s.total > 1000000u) {
+      if (s.total > capacity_) {
+        ++counters_.bad_chunks;
+        over_capacity_ = true;  // a protocol error: the whole frame goes
+        return;
+      }
+      if (std::uint64_t(s.offset) + s.count > s.total) {
         ++counters_.bad_chunks;
         contiguous_ = false;  // this frame can no longer be whole
         return;
       }
       if (cur_.size() != s.total) {
-        // The flock grew or shrank: new boids start at the origin until their chunk comes.
+        // The flock grew or shrank: new boids have no position until their chunk comes.
         cur_.x.resize(s.total), cur_.y.resize(s.total), cur_.vx.resize(s.total), cur_.vy.resize(s.total);
+        known_.resize(s.total, 0);
         contiguous_ = contiguous_ && s.offset == 0;
       }
       if (s.offset != next_offset_) contiguous_ = false;
@@ -85,6 +118,7 @@ void FrameAssembler::add(const Message& m, const Emit& emit) {
         cur_.vy[k] = protocol::dequantise(b.vy, s.vel_shift);
         if (groups) cur_.groups[k] = s.groups[i] & 3u;
       }
+      std::fill_n(known_.begin() + s.offset, s.count, std::uint8_t(1));
       received_ += s.count;
       return;
     }
@@ -109,7 +143,8 @@ void FrameAssembler::add(const Message& m, const Emit& emit) {
       cur_.stats = m.stats;
       cur_.has_stats = true;
       // The stats close a frame: with 0 boids (or state off) no chunk says so.
-      if (cur_.stats.boid_count == 0 && received_ == 0) cur_.x.clear(), cur_.y.clear(), cur_.vx.clear(), cur_.vy.clear(), cur_.groups.clear();
+      if (cur_.stats.boid_count == 0 && received_ == 0)
+        cur_.x.clear(), cur_.y.clear(), cur_.vx.clear(), cur_.vy.clear(), cur_.groups.clear(), known_.clear();
       finish(emit);
       return;
     default: return;

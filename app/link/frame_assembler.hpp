@@ -2,7 +2,13 @@
 // (ascending offsets), then predators, metrics and stats, all stamped with the frame
 // number (PROTOCOL.md section 10). The assembler keeps one display copy of the flock: a
 // chunk that never arrives leaves the previous positions of its boids in place (the frame
-// is then "partial"), so a lost chunk never stalls or blanks the mirror.
+// is then "partial"), so a lost chunk never stalls or blanks the mirror. Boids whose state
+// never arrived at all are left out of a partial frame (they have no position), so a
+// partial frame is never larger than the complete one, and never costs more to measure.
+//
+// The board's hello announces its capacity (`max_boids`); a chunk claiming a larger flock
+// is a protocol error: it is counted and its whole frame dropped, so what a board can make
+// the app hold is bounded by what it announced, and that by kMaxBoardBoids.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +33,10 @@ struct MirroredFrame {
   std::size_t size() const { return x.size(); }
 };
 
+// The most boids the app mirrors, whatever a board announces (the Pico's target is 4,000;
+// the virtual board's limit is 65,535).
+inline constexpr std::uint32_t kMaxBoardBoids = 65535;
+
 struct AssemblerCounters {
   std::uint32_t frames = 0;           // frames handed on
   std::uint32_t complete = 0;         // ... with every boid's state
@@ -34,6 +44,7 @@ struct AssemblerCounters {
   std::uint32_t missed = 0;           // frame numbers never seen at all
   std::uint32_t discontinuities = 0;  // frame numbers going backwards (a board reset or restart)
   std::uint32_t bad_chunks = 0;       // chunks inconsistent with their frame, dropped
+  std::uint32_t over_capacity = 0;    // frames dropped: a chunk claimed more boids than the capacity
   std::uint32_t repeated = 0;         // the same frame number again (a paused board)
 };
 
@@ -54,6 +65,9 @@ class FrameAssembler {
   void add(const protocol::Message& m, const Emit& emit);
   // A new session: forget the partial frame and the frame numbering (the display copy stays).
   void restart();
+  // The board's announced capacity (its hello's max_boids), at most kMaxBoardBoids.
+  void set_capacity(std::uint32_t max_boids);
+  std::uint32_t capacity() const { return capacity_; }
   const AssemblerCounters& counters() const { return counters_; }
 
  private:
@@ -61,7 +75,11 @@ class FrameAssembler {
   void finish(const Emit& emit);
 
   MirroredFrame cur_;
+  MirroredFrame known_only_;           // a partial frame without the boids never received
+  std::vector<std::uint8_t> known_;    // per slot of cur_: its state has arrived at least once
+  std::uint32_t capacity_ = kMaxBoardBoids;
   bool open_ = false;
+  bool over_capacity_ = false;         // this frame is dropped
   std::uint32_t received_ = 0, next_offset_ = 0;
   bool contiguous_ = true;
   bool have_last_ = false;

@@ -41,7 +41,10 @@ std::string describe_wire(const protocol::ParamValue& v) {
   switch (v.type) {
     case protocol::ParamType::kInt: std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v.as_int())); break;
     case protocol::ParamType::kReal: std::snprintf(buf, sizeof buf, "%.6g", v.as_real()); break;
-    case protocol::ParamType::kBool: return v.as_bool() ? "true" : "false";
+    case protocol::ParamType::kBool:
+      if (v.bits <= 1) return v.as_bool() ? "true" : "false";
+      std::snprintf(buf, sizeof buf, "bool %llu", static_cast<unsigned long long>(v.bits));
+      break;
     case protocol::ParamType::kChoice: std::snprintf(buf, sizeof buf, "choice %llu", static_cast<unsigned long long>(v.bits)); break;
     default: std::snprintf(buf, sizeof buf, "type %u", unsigned(v.type)); break;
   }
@@ -65,19 +68,55 @@ const char* describe_status(protocol::Status s) {
   return "unknown status";
 }
 
-Params params_from_wire(std::span<const protocol::Param> wire, const Params& base, std::string* flagged) {
+std::optional<FlaggedParam> flag_reported(const ParamDef& def, const protocol::ParamValue& v) {
+  const auto num = [](double x) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", x);
+    return std::string(b);
+  };
+  const auto value = from_wire(def, v);
+  if (!value) {
+    std::string why;
+    if (def.kind == ParamKind::Real && v.type == protocol::ParamType::kReal)
+      why = "not a number";
+    else if (def.kind == ParamKind::Bool && v.type == protocol::ParamType::kBool)
+      why = "a bool is 0 or 1";
+    else
+      why = "wrong type for this app's table";
+    return FlaggedParam{&def, v, why, false};
+  }
+  Params scratch;
+  if (!set_param(scratch, def, *value)) return std::nullopt;
+  std::string why;
+  if (def.kind == ParamKind::Choice)
+    why = "not one of this app's choices " + num(def.min) + " to " + num(def.max);
+  else if (*value < def.min)
+    why = "below this app's minimum " + num(def.min);
+  else if (*value > def.max)
+    why = "above this app's maximum " + num(def.max);
+  else
+    why = "not allowed by this app's table";
+  return FlaggedParam{&def, v, why, true};
+}
+
+std::string describe(const std::vector<FlaggedParam>& flagged) {
+  std::string out;
+  for (const FlaggedParam& f : flagged)
+    out += (out.empty() ? "" : ", ") + std::string(f.def->name) + "=" + describe_wire(f.value) + " (" + f.why + ")";
+  return out;
+}
+
+Params params_from_wire(std::span<const protocol::Param> wire, const Params& base, std::vector<FlaggedParam>* flagged) {
   Params p = base;
   for (const protocol::Param& w : wire) {
     const ParamDef* def = find_param(w.id);
     if (!def) continue;  // a newer board's parameter: the table does not know it
-    const auto v = from_wire(*def, w.value);
-    if (!v) continue;
-    if (set_param(p, *def, *v)) {
-      // Outside core's range: PROTOCOL.md says show it as it is and flag it. Params can only
-      // hold valid values, so the nearest valid one is shown and the name is flagged.
-      (void)set_param(p, *def, std::clamp(*v, def->min, def->max));
-      if (flagged) *flagged += (flagged->empty() ? "" : ", ") + std::string(def->name) + "=" + describe_wire(w.value);
+    if (auto f = flag_reported(*def, w.value)) {
+      if (f->usable) (void)set_param(p, *def, std::clamp(*from_wire(*def, w.value), def->min, def->max));
+      if (flagged) flagged->push_back(std::move(*f));
+      continue;
     }
+    (void)set_param(p, *def, *from_wire(*def, w.value));
   }
   return p;
 }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "flockscope/core/params.hpp"
 #include "flockscope/protocol/messages.hpp"
@@ -19,9 +20,24 @@ std::optional<double> from_wire(const ParamDef& def, const protocol::ParamValue&
 std::string describe_wire(const protocol::ParamValue& v);
 const char* describe_status(protocol::Status s);  // "out of range", ...
 
+// A value a board reports (in its parameter set or an ack) that this app's table does not
+// allow: PROTOCOL.md section 12 says it is shown as sent and flagged, never silently fixed.
+struct FlaggedParam {
+  const ParamDef* def;
+  protocol::ParamValue value;  // as the board sent it
+  std::string why;             // "above this app's maximum 10000", "not a number", ...
+  bool usable;                 // a number of the right kind (only out of range): Params hold it clamped
+};
+// Why this value is not one the table allows, or nothing when it is.
+std::optional<FlaggedParam> flag_reported(const ParamDef& def, const protocol::ParamValue& v);
+// "width=1e+308 (above this app's maximum 1e+06), visualRange=nan (not a number)".
+std::string describe(const std::vector<FlaggedParam>& flagged);
+
 // A board's parameter set as core Params: starts from `base` and takes every parameter the
-// table knows. Values outside core's range are kept as the board reports them (PROTOCOL.md
-// section 12: shown as they are, never clamped); `flagged` lists them.
-Params params_from_wire(std::span<const protocol::Param> wire, const Params& base, std::string* flagged = nullptr);
+// table knows. Params can only hold valid values, so a value outside the table's range is
+// held as the nearest valid one and a value that is not a number of the parameter's kind is
+// not taken; both are listed in `flagged` with the value as the board sent it.
+Params params_from_wire(std::span<const protocol::Param> wire, const Params& base,
+                        std::vector<FlaggedParam>* flagged = nullptr);
 
 }  // namespace flockscope::link

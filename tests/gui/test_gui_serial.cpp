@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "../board/vboard_process.hpp"
+#include "../link/hostile_board_process.hpp"
 #include "gui_app.hpp"
 #include "mouse_events.hpp"
 
@@ -146,3 +147,35 @@ TEST(GuiSerial, UnpluggedBoardShowsReconnectingAndComesBackByItself) {
   ASSERT_TRUE(frames_until(app, 3000, [&] { return serial(app).connected() && app.source().boids().n == 700; }));
   EXPECT_EQ(serial(app).link_status().counters.reconnects, 1u);
 }
+
+#ifdef FLOCKSCOPE_PYTHON3
+// A hostile board (tests/link/hostile_board.py): a name that is not UTF-8 with terminal
+// controls, a warning that clears the screen and retitles the terminal, values outside the
+// table. The window's messages (also printed on its terminal) show them escaped, and the
+// values as the board sent them, flagged.
+TEST(GuiSerial, AHostileBoardsTextIsShownEscapedAndItsValuesAsSent) {
+  hostile::HostileBoard hb("gui", {"--name-hex", "fffe6576696c1b5b324a1b5d303b70776e656407", "--log-hex",
+                                   "1b5b324a636c65617265641b5d303b7469746c6507", "--param", "7=real:nan", "--param",
+                                   "24=bool:7"});
+  // The window's messages are printed on its terminal as well: every one of them is here.
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  std::string name;
+  {
+    GuiApp app(headless());
+    app.connect_serial(hb.link);
+    frames_until(app, 5000, [&] { return app.message().find("board: ") == 0; });
+    name = serial(app).link_status().board_name;
+  }
+  const std::string out = ::testing::internal::GetCapturedStdout() + ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(out.find_first_of("\x1b\x07\xff"), std::string::npos) << out;
+  EXPECT_NE(out.find("connected to \\xff\\xfeevil\\x1b[2J\\x1b]0;pwned\\x07 on "), std::string::npos) << out;
+  EXPECT_NE(out.find("the board reports values outside this app's ranges: visualRange=nan (not a number), "
+                     "dynamicbias=bool 7 (a bool is 0 or 1)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("flockscope: board: \\x1b[2Jcleared\\x1b]0;title\\x07\n"), std::string::npos) << out;
+  // The board panel shows this name.
+  EXPECT_EQ(name, "\\xff\\xfeevil\\x1b[2J\\x1b]0;pwned\\x07");
+}
+#endif

@@ -126,3 +126,86 @@ TEST(FrameAssembler, ChunkClaimingMoreThanItsTotalIsDropped) {
   EXPECT_EQ(frames, 1);
   EXPECT_EQ(a.counters().bad_chunks, 1u);
 }
+
+namespace {
+
+// One flock_state chunk: boids offset..offset+count of a flock of `total`, boid k at
+// (10 k, 20) px.
+proto::Message chunk(std::uint32_t frame, std::uint32_t total, std::uint32_t offset, std::uint16_t count) {
+  proto::Message m{};
+  m.type = proto::MsgType::kFlockState, m.version = 1;
+  auto& s = m.flock_state;
+  s.frame = frame, s.total = total, s.offset = offset, s.count = count, s.pos_shift = 4, s.vel_shift = 4, s.flags = 0;
+  for (std::uint16_t i = 0; i < count; ++i)
+    s.boids[i] = {std::int16_t((offset + i) * 10 * 16), std::int16_t(20 * 16), std::int16_t(16), std::int16_t(0)};
+  return m;
+}
+
+proto::Message stats(std::uint32_t frame, std::uint32_t boids) {
+  proto::Message m{};
+  m.type = proto::MsgType::kStats, m.version = 1;
+  m.stats = {frame, 30, 1000, 32333, boids, 5000, 0, 0};
+  return m;
+}
+
+}  // namespace
+
+TEST(FrameAssembler, AChunkClaimingMoreThanTheCapacityDropsItsFrame) {
+  link::FrameAssembler a;
+  a.set_capacity(100);
+  EXPECT_EQ(a.capacity(), 100u);
+  std::vector<link::MirroredFrame> got;
+  const auto keep = [&](const link::MirroredFrame& f) { got.push_back(f); };
+  a.add(chunk(1, 50, 0, 50), keep);
+  a.add(stats(1, 50), keep);
+  // Frame 2 claims a flock of a million: a protocol error; nothing of it is handed on.
+  a.add(chunk(2, 1000000, 0, 50), keep);
+  a.add(chunk(2, 50, 0, 50), keep);  // a later chunk of the same frame does not save it
+  a.add(stats(2, 50), keep);
+  a.add(chunk(3, 101, 0, 50), keep);  // one above the capacity
+  a.add(stats(3, 101), keep);
+  a.add(chunk(4, 100, 0, 100), keep);  // exactly the capacity
+  a.add(stats(4, 100), keep);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].frame, 1u);
+  EXPECT_EQ(got[1].frame, 4u);
+  EXPECT_EQ(got[1].size(), 100u);
+  EXPECT_TRUE(got[1].state_complete);
+  EXPECT_EQ(a.counters().over_capacity, 2u);
+  EXPECT_EQ(a.counters().bad_chunks, 2u);
+  // A board announcing more than the app mirrors is held to the app's limit.
+  a.set_capacity(4000000000u);
+  EXPECT_EQ(a.capacity(), link::kMaxBoardBoids);
+}
+
+TEST(FrameAssembler, BoidsNeverReceivedAreLeftOutOfAPartialFrame) {
+  link::FrameAssembler a;
+  a.set_capacity(20000);
+  std::vector<link::MirroredFrame> got;
+  const auto keep = [&](const link::MirroredFrame& f) { got.push_back(f); };
+  // The board says 20,000 boids but sends the state of boids 100..109 only.
+  a.add(chunk(1, 20000, 100, 10), keep);
+  a.add(stats(1, 20000), keep);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_FALSE(got[0].state_complete);
+  ASSERT_EQ(got[0].size(), 10u);  // not 20,000 with 19,990 at the origin
+  EXPECT_FLOAT_EQ(got[0].x[0], 1000.0f);
+  EXPECT_FLOAT_EQ(got[0].x[9], 1090.0f);
+  // Next frame: boids 0..4 arrive; boids 100..109 keep their older positions.
+  a.add(chunk(2, 20000, 0, 5), keep);
+  a.add(stats(2, 20000), keep);
+  ASSERT_EQ(got.size(), 2u);
+  ASSERT_EQ(got[1].size(), 15u);
+  EXPECT_FLOAT_EQ(got[1].x[0], 0.0f);
+  EXPECT_FLOAT_EQ(got[1].x[4], 40.0f);
+  EXPECT_FLOAT_EQ(got[1].x[5], 1000.0f);
+  // Measuring it costs what 15 boids cost: the nearest neighbour is 10 px away, not 0.
+  EXPECT_NEAR(link::metrics_of(got[1], 40).mean_nn_distance, 10.0, 1e-9);
+  // Every boid's state at last: the whole flock.
+  a.add(chunk(3, 240, 0, 120), keep);
+  a.add(chunk(3, 240, 120, 120), keep);
+  a.add(stats(3, 240), keep);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_TRUE(got[2].state_complete);
+  EXPECT_EQ(got[2].size(), 240u);
+}
