@@ -42,8 +42,13 @@ void add_run_command(CLI::App& app, int& exit_code) {
       if (!args->init.empty()) spec.initial = read_state_csv(args->init);
       spec.steps = args->steps;
       spec.threads = args->threads;
+      // On a terminal, a progress line at most twice a second: a million boids step a few
+      // times a second, and a long run should not look hung. Not in pipes or logs.
+      ProgressLine progress("flockscope run", spec.steps);
+      if (progress.enabled()) spec.on_step = [&progress](std::uint64_t done) { progress.update(done); };
       const plot::Size plot_size = parse_plot_size(args->plot_size);  // checked before the run
       const RunResult r = run_flock(spec);
+      progress.finish();
       write_run(args->out, spec, r);
       if (args->plots) write_run_plots(args->out, spec, r, plot_size);
       const Metrics& last = r.metrics.back();

@@ -26,6 +26,7 @@ RunResult run_flock(const RunSpec& spec) {
     flock.step();
     r.metrics.push_back(compute_metrics(flock));
     r.times.push_back(flock.time());
+    if (spec.on_step) spec.on_step(s + 1);
   }
   r.final_state = flock.snapshot();
   r.final_hash = flock.state_hash();
