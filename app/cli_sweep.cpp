@@ -56,6 +56,7 @@ int run_sweep_command(const SweepSpec& spec, const SweepRunArgs& args) {
   SweepOptions o;
   o.jobs = args.jobs;
   o.stop = &g_stop;
+  o.warn = [&args](const std::string& w) { std::fprintf(stderr, "flockscope %s: warning: %s\n", args.command, w.c_str()); };
   if (tty) o.progress = draw_bar;
   g_stop = false;
   auto old_int = std::signal(SIGINT, on_interrupt);
