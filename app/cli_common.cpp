@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <new>
+#include <stdexcept>
 
 #include "flockscope/core/io.hpp"
 
@@ -13,6 +15,15 @@ Params resolve_params(const std::string& preset, const std::vector<std::string>&
   for (const auto& s : sets)
     if (auto err = apply_assignment(p, s)) throw InputError("--set " + s + ": " + *err);
   return p;
+}
+
+int report_error(const char* command, const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e) || dynamic_cast<const std::length_error*>(&e)) {
+    std::fprintf(stderr, "flockscope %s: not enough memory for this (fewer boids or steps will fit)\n", command);
+    return kExitRuntime;
+  }
+  std::fprintf(stderr, "flockscope %s: %s\n", command, e.what());
+  return dynamic_cast<const OutputError*>(&e) ? kExitRuntime : kExitBadInput;
 }
 
 ProgressLine::ProgressLine(std::string name, std::uint64_t total)

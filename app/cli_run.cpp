@@ -40,6 +40,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
       spec.params = resolve_params(args->preset, args->sets);
       if (args->seed >= 0) spec.params.seed = args->seed;
       if (!args->init.empty()) spec.initial = read_state_csv(args->init);
+      const auto boids = spec.initial ? std::int64_t(spec.initial->size()) : spec.params.boids;
+      if (auto err = check_scouts(spec.params, boids)) throw InputError(*err);
       spec.steps = args->steps;
       spec.threads = args->threads;
       // On a terminal, a progress line at most twice a second: a million boids step a few
@@ -57,8 +59,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   last.polarisation);
       exit_code = 0;
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "flockscope run: %s\n", e.what());
-      exit_code = 2;
+      exit_code = report_error("run", e);
     }
   });
 }

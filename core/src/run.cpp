@@ -36,7 +36,8 @@ RunResult run_flock(const RunSpec& spec) {
 void write_run(const fs::path& dir, const RunSpec& spec, const RunResult& r) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir)) throw InputError(dir.string() + ": cannot create output folder (" + ec.message() + ")");
+  if (ec || !fs::is_directory(dir))
+    throw OutputError(dir.string() + ": cannot create output folder (" + (ec ? ec.message() : "a file of that name is in the way") + ")");
 
   std::string csv;
   for (const auto& c : metrics_columns()) csv += (csv.empty() ? "" : ",") + c;

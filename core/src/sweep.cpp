@@ -411,13 +411,7 @@ Table parse_csv_table(std::string_view text) {
   return t;
 }
 
-Table read_csv_table(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string() + ": cannot open");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_csv_table(ss.str());
-}
+Table read_csv_table(const fs::path& file) { return parse_csv_table(read_input_file(file, kMaxTableBytes)); }
 
 // ---------------------------------------------------------------- statistics
 Stats describe(std::span<const double> values) {
@@ -682,7 +676,8 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
   validate(s);
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir)) throw InputError(dir.string() + ": cannot create output folder");
+  if (ec || !fs::is_directory(dir))
+    throw OutputError(dir.string() + ": cannot create output folder (" + (ec ? ec.message() : "a file of that name is in the way") + ")");
 
   const json spec = spec_to_json(s);
   const fs::path spec_file = dir / "sweep.json", runs_file = dir / "runs.csv", partial_file = dir / "runs.partial.csv";
@@ -723,7 +718,7 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   std::FILE* partial = std::fopen(partial_file.c_str(), "ab");
-  if (!partial) throw InputError(partial_file.string() + ": cannot write");
+  if (!partial) throw OutputError(partial_file.string() + ": cannot write (" + std::strerror(errno) + ")");
 
   std::mutex mu;
   std::condition_variable cv;
@@ -747,7 +742,7 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
         std::lock_guard lock(mu);
         // One row per write, flushed: an interruption loses at most the rows in flight.
         if (std::fputs((row + "\n").c_str(), partial) < 0 || std::fflush(partial) != 0)
-          throw InputError(partial_file.string() + ": write failed");
+          throw OutputError(partial_file.string() + ": write failed (" + std::strerror(errno) + ")");
         fresh.emplace(pt.id, row);
         ++finished;
         boid_steps += r.boid_steps;
@@ -847,7 +842,8 @@ SweepSpec merge_shards(const std::vector<fs::path>& shard_dirs, const fs::path& 
   merged.shard = Shard{};
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir)) throw InputError(dir.string() + ": cannot create output folder");
+  if (ec || !fs::is_directory(dir))
+    throw OutputError(dir.string() + ": cannot create output folder (" + (ec ? ec.message() : "a file of that name is in the way") + ")");
   const std::string text = joined(header, rows);
   write_text_file(dir / "sweep.json", spec_to_json(merged).dump(2) + "\n");
   write_text_file(dir / "runs.csv", text);
