@@ -1,7 +1,8 @@
 // Recordings: a run (its parameters, seed, per-frame flock state and metrics) in one compact
 // binary file with a JSON header, written by the app while it records and read back by its
-// replay. Board sessions will be recorded in the same format, so nothing here assumes the
-// frames came from our own engine.
+// replay and by `flockscope replay`. Board sessions (`mirror --record`, the window mirroring a
+// board) are recorded in the same format, so nothing here assumes the frames came from our
+// own engine.
 //
 // File layout (all integers little-endian, written byte by byte, never a memcpy of a struct):
 //
@@ -28,8 +29,8 @@
 //   Version 1 is the same without the two kinds of CRC; it is still read.
 //
 // Metrics are stored exactly (f64), so a replay plots the very numbers the run plotted; the
-// boids are quantised (8 bytes a boid; a 640 px world resolves to 0.01 px) because they are
-// only drawn. Reading stops at the first damage (a chunk cut short by a crash while
+// boids are quantised (8 bytes a boid; a 640 px world resolves to 0.01 px): enough to draw
+// them and to recompute their metrics within that step. Reading stops at the first damage (a chunk cut short by a crash while
 // recording, a checksum that does not match, a frame of the wrong length): the frames
 // before it are kept and damage() names the byte offset and what is wrong.
 #pragma once
