@@ -93,8 +93,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       std::printf("%s\n", j.dump().c_str());
       exit_code = 0;
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "flockscope bench: %s\n", e.what());
-      exit_code = 2;
+      exit_code = report_error("bench", e);
     }
   });
 }

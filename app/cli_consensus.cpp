@@ -127,8 +127,7 @@ void add_consensus_command(CLI::App& app, int& exit_code) {
       a->run.on_complete = [s](const std::vector<ComboSummary>& combos) { print_table(s, combos); };
       exit_code = run_sweep_command(s, a->run);
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "flockscope consensus: %s\n", e.what());
-      exit_code = 2;
+      exit_code = report_error("consensus", e);
     }
   });
 }

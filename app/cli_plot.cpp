@@ -2,8 +2,10 @@
 // of several runs, runs.csv, summary.csv), overlaid in one SVG + PNG line plot. How the
 // rule-by-rule views and other comparisons in docs/experiments.md are drawn.
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 
+#include "cli_common.hpp"
 #include "figures.hpp"
 #include "flockscope/core/io.hpp"
 #include "flockscope/core/sweep.hpp"
@@ -37,12 +39,18 @@ void add_plot_command(CLI::App& app, int& exit_code) {
       p.title = a->title;
       p.x.label = a->xlabel.empty() ? a->x : a->xlabel;
       p.y.label = a->ylabel.empty() ? a->y : a->ylabel;
-      auto limit = [](const std::string& text, const char* flag) {
+      // Points whose values an axis can hold: finite, and small enough that the span between
+      // two of them is finite too (1e308 and -1e308 span infinity, and drew as "-nan").
+      auto drawable = [](double v) { return std::isfinite(v) && std::fabs(v) <= 1e307; };
+      auto limit = [&drawable](const std::string& text, const char* flag) {
+        double v = NAN;
         try {
-          return std::stod(text);
+          v = std::stod(text);
         } catch (const std::exception&) {
           throw InputError(std::string(flag) + " " + text + ": not a number");
         }
+        if (!drawable(v)) throw InputError(std::string(flag) + " " + text + ": allowed -1e307 to 1e307");
+        return v;
       };
       if (!a->ymin.empty()) p.y.min = limit(a->ymin, "--ymin");
       if (!a->ymax.empty()) p.y.max = limit(a->ymax, "--ymax");
@@ -57,7 +65,18 @@ void add_plot_command(CLI::App& app, int& exit_code) {
         if (cx < 0 || cy < 0)
           throw InputError(file.string() + ": no column '" + (cx < 0 ? a->x : a->y) + "'");
         plot::Series s = plot::make_series(label, {}, {});
-        for (std::size_t r = 0; r < t.rows.size(); ++r) s.x.push_back(t.number(r, cx)), s.y.push_back(t.number(r, cy));
+        std::size_t skipped = 0;
+        for (std::size_t r = 0; r < t.rows.size(); ++r) {
+          const double x = t.number(r, cx), y = t.number(r, cy);
+          if (!drawable(x) || !drawable(y)) {
+            ++skipped;
+            continue;
+          }
+          s.x.push_back(x), s.y.push_back(y);
+        }
+        if (skipped)
+          std::fprintf(stderr, "flockscope plot: %s: %zu of %zu points skipped (empty, not a number, infinite, or beyond +-1e307)\n",
+                       file.string().c_str(), skipped, t.rows.size());
         s.markers = a->markers;
         p.series.push_back(std::move(s));
       }
@@ -68,8 +87,7 @@ void add_plot_command(CLI::App& app, int& exit_code) {
       std::printf("flockscope plot: %zu series -> %s.svg, %s.png\n", p.series.size(), a->out.c_str(), a->out.c_str());
       exit_code = 0;
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "flockscope plot: %s\n", e.what());
-      exit_code = 2;
+      exit_code = report_error("plot", e);
     }
   });
 }

@@ -40,10 +40,17 @@ void add_run_command(CLI::App& app, int& exit_code) {
       spec.params = resolve_params(args->preset, args->sets);
       if (args->seed >= 0) spec.params.seed = args->seed;
       if (!args->init.empty()) spec.initial = read_state_csv(args->init);
+      const auto boids = spec.initial ? std::int64_t(spec.initial->size()) : spec.params.boids;
+      if (auto err = check_scouts(spec.params, boids)) throw InputError(*err);
       spec.steps = args->steps;
       spec.threads = args->threads;
+      // On a terminal, a progress line at most twice a second: a million boids step a few
+      // times a second, and a long run should not look hung. Not in pipes or logs.
+      ProgressLine progress("flockscope run", spec.steps);
+      if (progress.enabled()) spec.on_step = [&progress](std::uint64_t done) { progress.update(done); };
       const plot::Size plot_size = parse_plot_size(args->plot_size);  // checked before the run
       const RunResult r = run_flock(spec);
+      progress.finish();
       write_run(args->out, spec, r);
       if (args->plots) write_run_plots(args->out, spec, r, plot_size);
       const Metrics& last = r.metrics.back();
@@ -52,8 +59,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   last.polarisation);
       exit_code = 0;
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "flockscope run: %s\n", e.what());
-      exit_code = 2;
+      exit_code = report_error("run", e);
     }
   });
 }

@@ -56,6 +56,7 @@ int run_sweep_command(const SweepSpec& spec, const SweepRunArgs& args) {
   SweepOptions o;
   o.jobs = args.jobs;
   o.stop = &g_stop;
+  o.warn = [&args](const std::string& w) { std::fprintf(stderr, "flockscope %s: warning: %s\n", args.command, w.c_str()); };
   if (tty) o.progress = draw_bar;
   g_stop = false;
   auto old_int = std::signal(SIGINT, on_interrupt);
@@ -155,8 +156,7 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
       a->run.command = "sweep";
       exit_code = run_sweep_command(s, a->run);
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "flockscope sweep: %s\n", e.what());
-      exit_code = 2;
+      exit_code = report_error("sweep", e);
     }
   });
 }
@@ -190,8 +190,7 @@ void add_sweep_merge_command(CLI::App& app, int& exit_code) {
       }
       exit_code = 0;
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "flockscope sweep-merge: %s\n", e.what());
-      exit_code = 2;
+      exit_code = report_error("sweep-merge", e);
     }
   });
 }

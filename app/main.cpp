@@ -14,6 +14,7 @@ void add_sweep_command(CLI::App& app, int& exit_code);
 void add_sweep_merge_command(CLI::App& app, int& exit_code);
 void add_consensus_command(CLI::App& app, int& exit_code);
 void add_plot_command(CLI::App& app, int& exit_code);
+void add_replay_command(CLI::App& app, int& exit_code);
 struct GuiArgs;
 std::shared_ptr<GuiArgs> add_gui_options(CLI::App& app);
 int run_gui_command(GuiArgs& args);
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
   flockscope::cli::add_sweep_merge_command(app, exit_code);
   flockscope::cli::add_consensus_command(app, exit_code);
   flockscope::cli::add_plot_command(app, exit_code);
+  flockscope::cli::add_replay_command(app, exit_code);
   auto gui_args = flockscope::cli::add_gui_options(app);  // no subcommand: the window
   app.require_subcommand(0, 1);
   try {

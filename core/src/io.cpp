@@ -16,15 +16,39 @@ namespace flockscope {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
-std::string read_file(const fs::path& file) {
+std::string read_input_file(const fs::path& file, std::uintmax_t limit) {
+  const std::string name = file.string();
+  std::error_code ec;
+  const fs::file_status st = fs::status(file, ec);
+  if (ec || !fs::exists(st)) throw InputError(name + ": cannot open (" + (ec ? ec.message() : "no such file") + ")");
+  if (!fs::is_regular_file(st)) {
+    const char* kind = fs::is_directory(st) ? "a folder" : fs::is_character_file(st) ? "a character device"
+                     : fs::is_block_file(st) ? "a block device" : fs::is_fifo(st) ? "a pipe" : fs::is_socket(st) ? "a socket"
+                     : "not a file";
+    throw InputError(name + ": not a regular file (" + kind + "); give a file");
+  }
+  auto too_big = [&](std::uintmax_t size) {
+    return InputError(name + ": " + std::to_string(size) + " bytes, over the limit of " + std::to_string(limit) +
+                      " bytes for this kind of file");
+  };
+  const std::uintmax_t size = fs::file_size(file, ec);
+  if (!ec && size > limit) throw too_big(size);
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string() + ": cannot open (" + std::strerror(errno) + ")");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  if (!in) throw InputError(name + ": cannot open (" + std::strerror(errno) + ")");
+  // Read up to the limit and one byte more, so a file that grows while read stops too.
+  std::string text;
+  text.resize(std::size_t(std::min<std::uintmax_t>(ec ? 0 : size, limit)));
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(std::size_t(in.gcount()));
+  char buf[65536];
+  while (in) {
+    in.read(buf, sizeof buf);
+    text.append(buf, std::size_t(in.gcount()));
+    if (text.size() > limit) throw too_big(text.size());
+  }
+  if (in.bad()) throw InputError(name + ": read failed (" + std::strerror(errno) + ")");
+  return text;
 }
-}  // namespace
 
 fs::path preset_dir() {
   if (const char* env = std::getenv("FLOCKSCOPE_ASSETS"); env && *env) return fs::path(env) / "presets";
@@ -85,11 +109,11 @@ Params params_from_json(const json& j, std::string_view origin) {
 }
 
 Params load_preset(const fs::path& file) {
-  const std::string text = read_file(file);
+  const std::string text = read_input_file(file, kMaxPresetBytes);
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // a syntax error, or a number out of range (1e999)
     throw InputError(file.string() + ": not valid JSON (" + e.what() + ")");
   }
   return params_from_json(j, file.string());
@@ -113,22 +137,47 @@ json params_to_json(const Params& p) {
   return out;
 }
 
-void write_text_file(const fs::path& file, std::string_view text) {
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(file.string() + ": cannot write (" + std::strerror(errno) + ")");
-    out.write(text.data(), std::streamsize(text.size()));
-    out.flush();
-    if (!out) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw InputError(file.string() + ": write failed");
-    }
+OutputFile::OutputFile(const fs::path& file) : file_(file), tmp_(file.string() + ".tmp") {
+  out_ = std::fopen(tmp_.c_str(), "wb");
+  if (!out_) throw OutputError(file_.string() + ": cannot write (" + std::strerror(errno) + ")");
+}
+
+OutputFile::~OutputFile() {
+  if (out_) {
+    std::fclose(out_);
+    std::error_code ec;
+    fs::remove(tmp_, ec);
   }
+}
+
+void OutputFile::write(std::string_view text) {
+  if (!out_) throw OutputError(file_.string() + ": write after commit");
+  if (std::fwrite(text.data(), 1, text.size(), out_) != text.size())
+    throw OutputError(file_.string() + ": write failed (" + std::strerror(errno) + ")");
+}
+
+void OutputFile::commit() {
+  std::FILE* f = out_;
+  out_ = nullptr;
+  const bool flushed = std::fflush(f) == 0;
+  const int err = errno;
+  const bool closed = std::fclose(f) == 0;
   std::error_code ec;
-  fs::rename(tmp, file, ec);
-  if (ec) throw InputError(file.string() + ": cannot write (" + ec.message() + ")");
+  if (!flushed || !closed) {
+    fs::remove(tmp_, ec);
+    throw OutputError(file_.string() + ": write failed (" + std::strerror(flushed ? errno : err) + ")");
+  }
+  fs::rename(tmp_, file_, ec);
+  if (ec) {
+    fs::remove(tmp_, ec);
+    throw OutputError(file_.string() + ": cannot write (" + ec.message() + ")");
+  }
+}
+
+void write_text_file(const fs::path& file, std::string_view text) {
+  OutputFile out(file);
+  out.write(text);
+  out.commit();
 }
 
 void save_preset(const Params& p, const fs::path& file, std::string_view description) {
@@ -156,7 +205,7 @@ std::vector<std::string_view> split_csv(std::string_view line) {
 }  // namespace
 
 FlockSnapshot read_state_csv(const fs::path& file) {
-  const std::string text = read_file(file);
+  const std::string text = read_input_file(file, kMaxTableBytes);
   std::istringstream in(text);
   std::string line;
   std::size_t line_no = 0;

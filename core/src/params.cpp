@@ -145,4 +145,12 @@ std::string format_param(const Params& p, const ParamDef& def) {
   return number_text(v);
 }
 
+std::optional<std::string> check_scouts(const Params& p, std::int64_t boids) {
+  const std::int64_t scouts = p.scouts1 + p.scouts2;
+  if (scouts <= boids) return std::nullopt;
+  return "scouts1 + scouts2 = " + std::to_string(p.scouts1) + " + " + std::to_string(p.scouts2) + " = " +
+         std::to_string(scouts) + " scouts, more than the " + std::to_string(boids) +
+         " boids (scouts are boids: lower scouts1/scouts2 or raise boids)";
+}
+
 }  // namespace flockscope

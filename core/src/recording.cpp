@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "flockscope/core/io.hpp"
+#include "flockscope/protocol/crc32.hpp"
 
 namespace flockscope {
 
@@ -82,7 +83,7 @@ std::string now_iso() {
 // ---------------------------------------------------------------- writer
 RecordingWriter::RecordingWriter(const std::filesystem::path& file, const Params& params, std::string_view source)
     : file_(file), out_(file, std::ios::binary | std::ios::trunc) {
-  if (!out_) throw InputError(file.string() + ": cannot write the recording (" + std::strerror(errno) + ")");
+  if (!out_) throw OutputError(file.string() + ": cannot write the recording (" + std::strerror(errno) + ")");
   nlohmann::json h;
   h["format"] = "flockscope-recording";
   h["version"] = kRecordingVersion;
@@ -97,18 +98,24 @@ RecordingWriter::RecordingWriter(const std::filesystem::path& file, const Params
   o.u32(kRecordingVersion);
   o.u32(std::uint32_t(text.size()));
   head.insert(head.end(), text.begin(), text.end());
+  o.u32(protocol::crc32(head.data(), head.size()));
   out_.write(reinterpret_cast<const char*>(head.data()), std::streamsize(head.size()));
   bytes_ = head.size();
-  if (!out_) throw InputError(file.string() + ": write failed");
+  if (!out_) throw OutputError(file.string() + ": write failed (" + std::strerror(errno) + ")");
 }
 
 void RecordingWriter::chunk(std::uint8_t type, const std::vector<std::uint8_t>& payload) {
   std::uint8_t head[5] = {type};
   for (int i = 0; i < 4; ++i) head[1 + i] = std::uint8_t(payload.size() >> (8 * i));
+  std::uint32_t crc = protocol::crc32_update(protocol::crc32_init(), head, 5);
+  crc = protocol::crc32_final(protocol::crc32_update(crc, payload.data(), payload.size()));
+  std::uint8_t tail[4];
+  for (int i = 0; i < 4; ++i) tail[i] = std::uint8_t(crc >> (8 * i));
   out_.write(reinterpret_cast<const char*>(head), 5);
   out_.write(reinterpret_cast<const char*>(payload.data()), std::streamsize(payload.size()));
-  bytes_ += 5 + payload.size();
-  if (!out_) throw InputError(file_.string() + ": write failed (disk full?)");
+  out_.write(reinterpret_cast<const char*>(tail), 4);
+  bytes_ += 5 + payload.size() + 4;
+  if (!out_) throw OutputError(file_.string() + ": write failed (" + std::strerror(errno) + ")");
 }
 
 void RecordingWriter::write_frame(std::uint64_t step, double time, const Metrics& m, const PointsView& b,
@@ -168,18 +175,25 @@ void RecordingWriter::close() {
 // ---------------------------------------------------------------- reader
 Recording Recording::load(const std::filesystem::path& file) {
   const std::string name = file.string();
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(name + ": cannot open (" + std::strerror(errno) + ")");
   Recording r;
-  r.data_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  const auto& d = r.data_;
-  if (d.size() < 16 || std::memcmp(d.data(), kMagic, 8) != 0)
-    throw InputError(name + ": not a flockscope recording (bad magic)");
-  In h{d.data() + 8, d.data() + d.size()};
+  r.data_ = read_input_file(file, kMaxRecordingBytes);
+  const auto* d = reinterpret_cast<const std::uint8_t*>(r.data_.data());
+  const std::size_t size = r.data_.size();
+  if (size < 16 || std::memcmp(d, kMagic, 8) != 0) throw InputError(name + ": not a flockscope recording (bad magic)");
+  In h{d + 8, d + size};
   const std::uint32_t version = h.u32(), hlen = h.u32();
-  if (version != kRecordingVersion)
-    throw InputError(name + ": recording version " + std::to_string(version) + " (this build reads 1)");
-  if (std::size_t(h.end - h.p) < hlen) throw InputError(name + ": truncated header");
+  if (version < 1 || version > kRecordingVersion)
+    throw InputError(name + ": recording version " + std::to_string(version) + " (this build reads 1 to " +
+                     std::to_string(kRecordingVersion) + ")");
+  const bool checked = version >= 2;  // version 1 has no checksums
+  const std::size_t tail = checked ? 4 : 0;
+  if (std::size_t(h.end - h.p) < std::uint64_t(hlen) + tail)
+    throw InputError(name + ": byte 16: the header is cut short (" + std::to_string(hlen) + " bytes announced)");
+  if (checked) {
+    In c{h.p + hlen, h.end};
+    if (c.u32() != protocol::crc32(d, 16 + std::size_t(hlen)))
+      throw InputError(name + ": byte 16: the header fails its checksum (the file is damaged)");
+  }
   try {
     const auto j = nlohmann::json::parse(h.p, h.p + hlen);
     r.params_ = params_from_json(nlohmann::json{{"params", j.at("params")}}, name);
@@ -188,22 +202,44 @@ Recording Recording::load(const std::filesystem::path& file) {
     throw InputError(name + ": bad header (" + e.what() + ")");
   }
   r.param_sets_.push_back(r.params_);
-  In c{h.p + hlen, d.data() + d.size()};
-  while (c.end - c.p >= 5) {
+  In c{h.p + hlen + tail, d + size};
+  // The first damage ends the reading; the frames before it are kept, and damage() says
+  // where and what it is.
+  auto damaged = [&](const std::uint8_t* at, const std::string& what) {
+    r.damage_ = "byte " + std::to_string(at - d) + ": " + what;
+  };
+  while (c.p < c.end) {
+    const std::uint8_t* at = c.p;
+    const std::string which = "chunk " + std::to_string(r.chunks_) + " (after frame " + std::to_string(r.frames_.size()) + ")";
+    if (c.end - c.p < 5) {
+      damaged(at, which + " is cut short: the recording ends inside its head");
+      break;
+    }
     const std::uint8_t type = c.u8();
     const std::uint32_t len = c.u32();
-    if (std::size_t(c.end - c.p) < len) break;  // truncated last chunk: recording cut short
+    if (std::uint64_t(c.end - c.p) < std::uint64_t(len) + tail) {
+      damaged(at, which + " is cut short: " + std::to_string(len) + " bytes announced, " +
+                      std::to_string(c.end - c.p) + " left");
+      break;
+    }
     const std::uint8_t* payload = c.p;
     c.p += len;
+    if (checked && c.u32() != protocol::crc32(at, 5 + std::size_t(len))) {
+      damaged(at, which + " fails its checksum (the file is damaged)");
+      break;
+    }
+    ++r.chunks_;
     if (type == kFrame) {
       In f{payload, payload + len};
       const std::uint64_t step = f.u64();
       const double time = f.f64();
       const Metrics m = get_metrics(f);
       const std::uint64_t n = f.u32(), np = f.u32();
-      if (!f.ok || 20 + 8 * n + 16 * np != std::uint64_t(f.end - f.p))
-        throw InputError(name + ": frame " + std::to_string(r.frames_.size()) + " has a bad length");
-      r.frames_.push_back(std::size_t(payload - d.data()));
+      if (!f.ok || 20 + 8 * n + 16 * np != std::uint64_t(f.end - f.p)) {
+        damaged(at, "frame " + std::to_string(r.frames_.size()) + " has a bad length");
+        break;
+      }
+      r.frames_.push_back(std::size_t(payload - d));
       r.param_idx_.push_back(std::uint32_t(r.param_sets_.size() - 1));
       r.metrics_.push_back(m);
       r.steps_.push_back(step);
@@ -211,8 +247,9 @@ Recording Recording::load(const std::filesystem::path& file) {
     } else if (type == kParams) {
       try {
         r.param_sets_.push_back(params_from_json(nlohmann::json{{"params", nlohmann::json::parse(payload, payload + len)}}, name));
-      } catch (const nlohmann::json::exception& e) {
-        throw InputError(name + ": bad parameter chunk (" + e.what() + ")");
+      } catch (const std::exception& e) {
+        damaged(at, "bad parameter chunk (" + std::string(e.what()) + ")");
+        break;
       }
     }
   }
@@ -222,8 +259,8 @@ Recording Recording::load(const std::filesystem::path& file) {
 const Params& Recording::params_at(std::size_t i) const { return param_sets_[param_idx_.at(i)]; }
 
 RecordedFrame Recording::frame(std::size_t i) const {
-  const std::uint8_t* p = data_.data() + frames_.at(i);
-  In f{p, data_.data() + data_.size()};
+  const auto* d = reinterpret_cast<const std::uint8_t*>(data_.data());
+  In f{d + frames_.at(i), d + data_.size()};
   RecordedFrame fr;
   fr.step = f.u64();
   fr.time = f.f64();

@@ -26,6 +26,7 @@ RunResult run_flock(const RunSpec& spec) {
     flock.step();
     r.metrics.push_back(compute_metrics(flock));
     r.times.push_back(flock.time());
+    if (spec.on_step) spec.on_step(s + 1);
   }
   r.final_state = flock.snapshot();
   r.final_hash = flock.state_hash();
@@ -35,7 +36,8 @@ RunResult run_flock(const RunSpec& spec) {
 void write_run(const fs::path& dir, const RunSpec& spec, const RunResult& r) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir)) throw InputError(dir.string() + ": cannot create output folder (" + ec.message() + ")");
+  if (ec || !fs::is_directory(dir))
+    throw OutputError(dir.string() + ": cannot create output folder (" + (ec ? ec.message() : "a file of that name is in the way") + ")");
 
   std::string csv;
   for (const auto& c : metrics_columns()) csv += (csv.empty() ? "" : ",") + c;

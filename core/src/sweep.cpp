@@ -411,13 +411,7 @@ Table parse_csv_table(std::string_view text) {
   return t;
 }
 
-Table read_csv_table(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string() + ": cannot open");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_csv_table(ss.str());
-}
+Table read_csv_table(const fs::path& file) { return parse_csv_table(read_input_file(file, kMaxTableBytes)); }
 
 // ---------------------------------------------------------------- statistics
 Stats describe(std::span<const double> values) {
@@ -611,9 +605,28 @@ std::string spec_difference(json a, json b) {
   return {};
 }
 
+// Whether a stored row is one this sweep could have written for its run: the run's own id,
+// combination, rep, seed and swept values, then a number (or NA, inf) in every result cell.
+bool row_parses(const SweepSpec& s, std::uint64_t id, std::string_view line) {
+  const auto cells = split(line, ',');
+  const std::string own = runs_row(s, run_point(s, id), RunSummary{});
+  const auto expected = split(own, ',');
+  const std::size_t fixed = 4 + s.axes.size();
+  if (cells.size() != expected.size()) return false;
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    double v = 0;
+    if (c < fixed ? cells[c] != expected[c] : cells[c] != "NA" && cells[c] != "-inf" && !parse_double(cells[c], v))
+      return false;
+  }
+  return true;
+}
+
 // Complete rows of a runs file that belong to this sweep and shard, by run id. A row is
-// complete when it ends in a newline and has every column: an interrupted write is dropped.
-std::map<std::uint64_t, std::string> read_rows(const fs::path& file, const SweepSpec& s, const std::string& header) {
+// complete when it ends in a newline; an interrupted write is dropped. A complete row that
+// does not parse as this sweep's row for its run (a garbled file) is dropped too, so its run
+// is made again, and named in `warnings`.
+std::map<std::uint64_t, std::string> read_rows(const fs::path& file, const SweepSpec& s, const std::string& header,
+                                               std::vector<std::string>& warnings) {
   std::map<std::uint64_t, std::string> rows;
   const std::string text = slurp(file);
   if (text.empty()) return rows;
@@ -621,18 +634,23 @@ std::map<std::uint64_t, std::string> read_rows(const fs::path& file, const Sweep
   if (first_nl == std::string::npos) return rows;
   if (text.substr(0, first_nl) != header)
     throw InputError(file.string() + ": its columns are not this sweep's (" + header + ")");
-  const std::size_t fields = runs_columns(s).size();
   const std::uint64_t total = run_count(s);
-  std::size_t b = first_nl + 1;
+  std::size_t b = first_nl + 1, line_no = 1;
   while (b < text.size()) {
     const std::size_t e = text.find('\n', b);
     if (e == std::string::npos) break;  // truncated last line
     const std::string line = text.substr(b, e - b);
     b = e + 1;
-    if (std::size_t(std::count(line.begin(), line.end(), ',')) + 1 != fields) continue;
+    ++line_no;
     std::uint64_t id = 0;
-    if (!parse_u64(std::string_view(line).substr(0, line.find(',')), id)) continue;
-    if (id < total && s.shard.owns(id)) rows.emplace(id, line);
+    const bool ok = parse_u64(std::string_view(line).substr(0, line.find(',')), id) && id < total;
+    if (ok && !s.shard.owns(id)) continue;  // another shard's run
+    if (!ok || !row_parses(s, id, line)) {
+      warnings.push_back(file.string() + ":" + std::to_string(line_no) + ": row does not parse as this sweep's (" +
+                         (line.size() > 60 ? line.substr(0, 60) + "..." : line) + "); dropped, its run is made again");
+      continue;
+    }
+    rows.emplace(id, line);
   }
   return rows;
 }
@@ -658,7 +676,8 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
   validate(s);
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir)) throw InputError(dir.string() + ": cannot create output folder");
+  if (ec || !fs::is_directory(dir))
+    throw OutputError(dir.string() + ": cannot create output folder (" + (ec ? ec.message() : "a file of that name is in the way") + ")");
 
   const json spec = spec_to_json(s);
   const fs::path spec_file = dir / "sweep.json", runs_file = dir / "runs.csv", partial_file = dir / "runs.partial.csv";
@@ -680,8 +699,11 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
 
   const std::string header = runs_header(s);
   std::map<std::uint64_t, std::string> done;
-  if (fs::exists(runs_file)) done = read_rows(runs_file, s, header);
-  if (fs::exists(partial_file)) done.merge(read_rows(partial_file, s, header));
+  std::vector<std::string> warnings;
+  if (fs::exists(runs_file)) done = read_rows(runs_file, s, header, warnings);
+  if (fs::exists(partial_file)) done.merge(read_rows(partial_file, s, header, warnings));
+  for (const auto& w : warnings)
+    if (o.warn) o.warn(w);
   // Rewritten with only the complete rows, so new rows never follow a half-written one.
   write_text_file(partial_file, joined(header, done));
 
@@ -696,7 +718,7 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   std::FILE* partial = std::fopen(partial_file.c_str(), "ab");
-  if (!partial) throw InputError(partial_file.string() + ": cannot write");
+  if (!partial) throw OutputError(partial_file.string() + ": cannot write (" + std::strerror(errno) + ")");
 
   std::mutex mu;
   std::condition_variable cv;
@@ -720,7 +742,7 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
         std::lock_guard lock(mu);
         // One row per write, flushed: an interruption loses at most the rows in flight.
         if (std::fputs((row + "\n").c_str(), partial) < 0 || std::fflush(partial) != 0)
-          throw InputError(partial_file.string() + ": write failed");
+          throw OutputError(partial_file.string() + ": write failed (" + std::strerror(errno) + ")");
         fresh.emplace(pt.id, row);
         ++finished;
         boid_steps += r.boid_steps;
@@ -809,8 +831,10 @@ SweepSpec merge_shards(const std::vector<fs::path>& shard_dirs, const fs::path& 
     seen[std::size_t(s.shard.index)] = true;
     if (!fs::exists(d / "runs.csv"))
       throw InputError(d.string() + ": shard not finished (no runs.csv); run its command again to resume it");
-    auto part = read_rows(d / "runs.csv", s, header);
-    if (part.size() != shard_total(s)) throw InputError(d.string() + ": runs.csv is incomplete");
+    std::vector<std::string> bad;
+    auto part = read_rows(d / "runs.csv", s, header, bad);
+    if (part.size() != shard_total(s))
+      throw InputError(d.string() + ": runs.csv is incomplete" + (bad.empty() ? "" : " (" + bad.front() + ")"));
     rows.merge(part);
   }
   for (std::size_t i = 0; i < seen.size(); ++i)
@@ -818,7 +842,8 @@ SweepSpec merge_shards(const std::vector<fs::path>& shard_dirs, const fs::path& 
   merged.shard = Shard{};
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir)) throw InputError(dir.string() + ": cannot create output folder");
+  if (ec || !fs::is_directory(dir))
+    throw OutputError(dir.string() + ": cannot create output folder (" + (ec ? ec.message() : "a file of that name is in the way") + ")");
   const std::string text = joined(header, rows);
   write_text_file(dir / "sweep.json", spec_to_json(merged).dump(2) + "\n");
   write_text_file(dir / "runs.csv", text);

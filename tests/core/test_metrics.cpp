@@ -53,6 +53,47 @@ TEST(Metrics, DegenerateFlocksGiveNumbersNotNaN) {
   EXPECT_EQ(m1.clusters, 1);
 }
 
+namespace {
+double brute_mean_nn(const Pts& p) {
+  double total = 0;
+  for (std::size_t i = 0; i < p.x.size(); ++i) {
+    double best2 = INFINITY;
+    for (std::size_t j = 0; j < p.x.size(); ++j) {
+      const double dx = double(p.x[i]) - p.x[j], dy = double(p.y[i]) - p.y[j];
+      if (i != j) best2 = std::min(best2, dx * dx + dy * dy);
+    }
+    total += std::sqrt(best2);
+  }
+  return total / double(p.x.size());
+}
+
+int brute_clusters(const Pts& p, double r) {
+  std::vector<int> label(p.x.size(), -1);
+  int groups = 0;
+  for (std::size_t s = 0; s < p.x.size(); ++s) {
+    if (label[s] >= 0) continue;
+    std::vector<std::size_t> todo{s};
+    label[s] = groups;
+    while (!todo.empty()) {
+      const std::size_t i = todo.back();
+      todo.pop_back();
+      for (std::size_t j = 0; j < p.x.size(); ++j) {
+        const double dx = double(p.x[i]) - p.x[j], dy = double(p.y[i]) - p.y[j];
+        if (label[j] < 0 && dx * dx + dy * dy < r * r) label[j] = groups, todo.push_back(j);
+      }
+    }
+    ++groups;
+  }
+  return groups;
+}
+
+Pts at_rest(std::size_t n, float x, float y) {
+  Pts p;
+  p.x.assign(n, x), p.y.assign(n, y), p.vx.assign(n, 1), p.vy.assign(n, 0);
+  return p;
+}
+}  // namespace
+
 TEST(Metrics, NearestNeighbourAndClustersMatchBruteForce) {
   Pcg32 rng(11);
   Pts p;
@@ -92,6 +133,67 @@ TEST(Metrics, NearestNeighbourAndClustersMatchBruteForce) {
   }
   EXPECT_EQ(compute_metrics(p.view(), r).clusters, groups);
   EXPECT_GT(groups, 10);
+}
+
+// A million boids on one spot (what `run --init` reads from a file of identical rows): every
+// nearest neighbour is at 0 and all are one cluster. A grid put them all in one cell and
+// tested every pair (100,000 took 22 s); this must cost about a sort.
+TEST(Metrics, CoincidentBoidsAreLinearNotQuadratic) {
+  const Pts p = at_rest(1000000, 320, 240);
+  const Metrics m = compute_metrics(p.view(), 40);
+  EXPECT_EQ(m.mean_nn_distance, 0);
+  EXPECT_EQ(m.clusters, 1);
+  EXPECT_EQ(m.diameter, 0);
+  // Two spots 10 apart, 200,000 boids each: linked below a radius above 10, not at 10.
+  Pts two = at_rest(400000, 0, 0);
+  for (std::size_t i = 200000; i < two.x.size(); ++i) two.x[i] = 10;
+  EXPECT_EQ(compute_metrics(two.view(), 10).clusters, 2);
+  EXPECT_EQ(compute_metrics(two.view(), 10.5).clusters, 1);
+  EXPECT_EQ(compute_metrics(two.view(), 0).clusters, 400000);  // no radius: every boid alone
+  EXPECT_EQ(compute_metrics(two.view(), 10).mean_nn_distance, 0);
+  EXPECT_DOUBLE_EQ(compute_metrics(two.view(), 10).diameter, 5);
+}
+
+// A million boids on a unit lattice (1000 x 1000) with the visual range 40: each boid has
+// about 5,000 others within reach, which a per-boid pair test over 3x3 cells never finished.
+TEST(Metrics, CrowdedLatticeIsExact) {
+  Pts p;
+  for (int i = 0; i < 1000; ++i)
+    for (int j = 0; j < 1000; ++j) p.x.push_back(float(j)), p.y.push_back(float(i)), p.vx.push_back(0), p.vy.push_back(1);
+  const Metrics m = compute_metrics(p.view(), 40);
+  EXPECT_EQ(m.mean_nn_distance, 1);
+  EXPECT_EQ(m.clusters, 1);
+  EXPECT_EQ(compute_metrics(p.view(), 1.0).clusters, 1000000);  // strict: 1 is not < 1
+  EXPECT_EQ(compute_metrics(p.view(), 1.0001).clusters, 1);
+  // 300 columns 0.5 apart vertically, with gaps of 1 and 1.5 between them in turn: radius
+  // 1.2 links the columns in pairs (150 clusters) and every nearest neighbour is 0.5 away.
+  Pts cols;
+  for (int i = 0; i < 300; ++i)
+    for (int j = 0; j < 300; ++j) {
+      cols.x.push_back(float(j / 2 * 2.5 + j % 2)), cols.y.push_back(float(i) * 0.5f);
+      cols.vx.push_back(1), cols.vy.push_back(0);
+    }
+  EXPECT_EQ(compute_metrics(cols.view(), 1.2).clusters, 150);
+  EXPECT_EQ(compute_metrics(cols.view(), 1.2).mean_nn_distance, 0.5);
+}
+
+// Crowded clumps with duplicates (the k-d tree's case), and a boid 10^12 away (the widened
+// cells' case): the same numbers as all pairs, bit for bit.
+TEST(Metrics, CrowdedAndFarFlungMatchBruteForce) {
+  Pcg32 rng(5);
+  Pts p;
+  for (int i = 0; i < 1500; ++i) {
+    const int kind = i % 4;
+    const float x = kind == 0 ? 50.0f : float(kind == 1 ? 60 + rng.uniform(0, 0.5) : rng.uniform(-100, 300));
+    const float y = kind == 0 ? 50.0f : float(kind == 1 ? 60 + rng.uniform(0, 0.5) : rng.uniform(-100, 300));
+    p.x.push_back(x), p.y.push_back(y), p.vx.push_back(1), p.vy.push_back(0);
+  }
+  EXPECT_EQ(compute_metrics(p.view(), 7).mean_nn_distance, brute_mean_nn(p));
+  EXPECT_EQ(compute_metrics(p.view(), 7).clusters, brute_clusters(p, 7));
+  p.x.push_back(1e12f), p.y.push_back(3), p.vx.push_back(1), p.vy.push_back(0);
+  EXPECT_EQ(compute_metrics(p.view(), 7).mean_nn_distance, brute_mean_nn(p));
+  EXPECT_EQ(compute_metrics(p.view(), 7).clusters, brute_clusters(p, 7));
+  EXPECT_EQ(compute_metrics(p.view(), 30).clusters, brute_clusters(p, 30));
 }
 
 TEST(Metrics, CsvRowHasOneValuePerColumn) {

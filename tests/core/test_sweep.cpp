@@ -404,6 +404,39 @@ TEST(SweepFiles, ResumesAnInterruptedSweepWithoutRedoingRuns) {
   EXPECT_FALSE(run_sweep(s, stopped, o).complete);
 }
 
+// Complete rows with every column but garbage in them (a disk error, an edit gone wrong):
+// each is dropped with a warning naming its line and its run made again, so the sweep still
+// finishes with the bytes of an uninterrupted one.
+TEST(SweepFiles, AGarbledRowIsDroppedWithAWarningAndRedone) {
+  const SweepSpec s = small_spec();
+  const fs::path whole = fresh_dir("garbled_whole"), cut = fresh_dir("garbled_cut");
+  run_sweep(s, whole);
+  SweepOptions stop_early;
+  stop_early.max_new_runs = 4;
+  stop_early.jobs = 1;
+  run_sweep(s, cut, stop_early);
+  const std::size_t columns = runs_columns(s).size();
+  std::string garbled_combo = "2,x", garbled_cell = "3,1,1," + std::to_string(run_point(s, 3).seed);
+  for (std::size_t c = 2; c < columns; ++c) garbled_combo += ",x";
+  for (std::size_t c = 4; c < columns; ++c) garbled_cell += c == columns - 2 ? ",1.5oops" : ",1";
+  {
+    std::ofstream out(cut / "runs.partial.csv", std::ios::app);
+    out << garbled_combo << "\n" << garbled_cell << "\n"
+        << "7" << std::string(columns - 1, ',') << "\n";  // every cell empty but the id
+  }
+  std::vector<std::string> warnings;
+  SweepOptions o;
+  o.warn = [&](const std::string& w) { warnings.push_back(w); };
+  const SweepOutcome r = run_sweep(s, cut, o);
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.skipped, 4u);
+  EXPECT_EQ(r.ran, 8u);
+  EXPECT_EQ(slurp(cut / "runs.csv"), slurp(whole / "runs.csv"));
+  ASSERT_EQ(warnings.size(), 3u);
+  EXPECT_NE(warnings[0].find("runs.partial.csv:6: row does not parse"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("its run is made again"), std::string::npos) << warnings[0];
+}
+
 TEST(SweepFiles, AFolderWithAnotherSweepIsRefused) {
   SweepSpec s = small_spec();
   const fs::path d = fresh_dir("other");

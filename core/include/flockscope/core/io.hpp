@@ -3,6 +3,8 @@
 // InputError with a one-line message naming the file, the key or line, and what is allowed.
 #pragma once
 
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -18,6 +20,24 @@ namespace flockscope {
 struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// A file or folder that could not be written while running (a full disk, a folder that
+// cannot be made): not the user's arguments' fault, so the command line exits with its own
+// status (3) for it. An InputError too, so code that reports both keeps working.
+struct OutputError : InputError {
+  using InputError::InputError;
+};
+
+// The size limits of the files flockscope reads whole. A preset is a few KB; a state file
+// of the largest flock (10,000,000 boids) about 600 MB.
+inline constexpr std::uintmax_t kMaxPresetBytes = std::uintmax_t(16) << 20;      // 16 MiB
+inline constexpr std::uintmax_t kMaxTableBytes = std::uintmax_t(1) << 30;        // 1 GiB: state and CSV files
+inline constexpr std::uintmax_t kMaxRecordingBytes = std::uintmax_t(16) << 30;   // 16 GiB
+
+// Reads a whole input file. Refuses, with the file named and why, anything that is not a
+// regular file (a device such as /dev/zero, a FIFO, a folder: they may never end) and a file
+// over `limit` bytes. Throws InputError.
+std::string read_input_file(const std::filesystem::path& file, std::uintmax_t limit);
 
 // Where presets live: $FLOCKSCOPE_ASSETS/presets, else the source tree's assets/presets.
 std::filesystem::path preset_dir();
@@ -37,7 +57,24 @@ void save_preset(const Params& p, const std::filesystem::path& file, std::string
 FlockSnapshot read_state_csv(const std::filesystem::path& file);
 void write_state_csv(const std::filesystem::path& file, const FlockSnapshot& s, const Params& p);
 
-// Writes text to a file atomically (temp file + rename), so a failed write leaves no half file.
+// A file written piece by piece into FILE.tmp and renamed to FILE by commit(), so a failed
+// or abandoned write leaves no half file (the destructor removes the temp file). Throws
+// OutputError with the OS's reason.
+class OutputFile {
+ public:
+  explicit OutputFile(const std::filesystem::path& file);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  void write(std::string_view text);
+  void commit();
+
+ private:
+  std::filesystem::path file_, tmp_;
+  std::FILE* out_ = nullptr;
+};
+
+// Writes text to a file atomically (an OutputFile), so a failed write leaves no half file.
 void write_text_file(const std::filesystem::path& file, std::string_view text);
 
 }  // namespace flockscope

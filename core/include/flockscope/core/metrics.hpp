@@ -38,7 +38,7 @@ PointsView view_of(const Flock& f);
 double cluster_radius(const Params& p);
 
 struct MetricsOptions {
-  bool nearest_neighbour = true;  // O(N) with a grid, but the costliest metric
+  bool nearest_neighbour = true;  // near-linear (a grid, a k-d tree when boids crowd), but the costliest metric
   bool clusters = true;
 };
 

@@ -66,6 +66,9 @@ std::optional<std::string> set_param(Params& p, const ParamDef& def, double valu
 std::optional<std::string> set_param_text(Params& p, std::string_view key, std::string_view text);
 // Parses "key=value" (the --set syntax).
 std::optional<std::string> apply_assignment(Params& p, std::string_view assignment);
+// Why the scout groups do not fit a flock of `boids` (scouts1 + scouts2 above it: the groups
+// take ids from 0 up, so the excess would silently not exist), or nothing when they fit.
+std::optional<std::string> check_scouts(const Params& p, std::int64_t boids);
 
 // Copies the parameters of one kind (live or reset-only) from src into dst.
 void copy_params(Params& dst, const Params& src, Apply which);

@@ -1,18 +1,21 @@
 // Recordings: a run (its parameters, seed, per-frame flock state and metrics) in one compact
 // binary file with a JSON header, written by the app while it records and read back by its
-// replay. Board sessions will be recorded in the same format, so nothing here assumes the
-// frames came from our own engine.
+// replay and by `flockscope replay`. Board sessions (`mirror --record`, the window mirroring a
+// board) are recorded in the same format, so nothing here assumes the frames came from our
+// own engine.
 //
 // File layout (all integers little-endian, written byte by byte, never a memcpy of a struct):
 //
 //   offset 0   8 bytes  magic "FLKREC\r\n" (the CR LF catches text-mode transfers)
-//   offset 8   u32      format version (1)
+//   offset 8   u32      format version (2)
 //   offset 12  u32      header length H
-//   offset 16  H bytes  UTF-8 JSON header: {"format": "flockscope-recording", "version": 1,
+//   offset 16  H bytes  UTF-8 JSON header: {"format": "flockscope-recording", "version": 2,
 //                       "source": "local"|"serial"|..., "seed": S, "params": {preset params},
 //                       "metrics": [column names], "created": "ISO time"}
+//   offset 16+H u32     CRC-32 of bytes 0 .. 16+H (the magic, version, length and header)
 //   then chunks, until end of file:
-//     u8 type, u32 payload length L, L bytes payload
+//     u8 type, u32 payload length L, L bytes payload, u32 CRC-32 of the chunk's 5 + L bytes
+//     (type, length and payload)
 //     type 1 FRAME   u64 step, f64 time, 8 x f64 metrics (diameter, centroid_x, centroid_y,
 //                    polarisation, mean_speed, mean_nn_distance, clusters, share_right)
 //                    + f64 share_left, u32 boid count N, u32 predator count P,
@@ -22,10 +25,14 @@
 //                    (32767 steps); then P x (f32 x, y, vx, vy)
 //     type 2 PARAMS  UTF-8 JSON of the parameters in force from the next frame on
 //   Unknown chunk types are skipped (their length is known), so later versions can add some.
+//   CRC-32 is the protocol's (zlib's crc32, protocol/include/flockscope/protocol/crc32.hpp).
+//   Version 1 is the same without the two kinds of CRC; it is still read.
 //
 // Metrics are stored exactly (f64), so a replay plots the very numbers the run plotted; the
-// boids are quantised (8 bytes a boid; a 640 px world resolves to 0.01 px) because they are
-// only drawn. A truncated last chunk (a crash while recording) is dropped, not an error.
+// boids are quantised (8 bytes a boid; a 640 px world resolves to 0.01 px): enough to draw
+// them and to recompute their metrics within that step. Reading stops at the first damage (a chunk cut short by a crash while
+// recording, a checksum that does not match, a frame of the wrong length): the frames
+// before it are kept and damage() names the byte offset and what is wrong.
 #pragma once
 
 #include <cstdint>
@@ -40,7 +47,7 @@
 
 namespace flockscope {
 
-inline constexpr std::uint32_t kRecordingVersion = 1;
+inline constexpr std::uint32_t kRecordingVersion = 2;  // reads 1 and 2
 
 // One frame as stored; boids in id order.
 struct RecordedFrame {
@@ -77,8 +84,12 @@ class RecordingWriter {
 // A recording read back: the header and an index of its frames, decoded on demand.
 class Recording {
  public:
-  // Throws InputError naming the file and what is wrong.
+  // Throws InputError naming the file and what is wrong when there is nothing to read (no
+  // file, not a recording, a damaged header); damage further on is damage().
   static Recording load(const std::filesystem::path& file);
+  // Empty when every chunk was read whole and intact; else "byte N: what", the first damage,
+  // where reading stopped.
+  const std::string& damage() const { return damage_; }
 
   const Params& params() const { return params_; }    // as at the start
   const std::string& source() const { return source_; }
@@ -94,7 +105,9 @@ class Recording {
  private:
   Params params_;
   std::string source_;
-  std::vector<std::uint8_t> data_;
+  std::string data_;                      // the whole file
+  std::string damage_;
+  std::size_t chunks_ = 0;                // chunks read whole
   std::vector<std::size_t> frames_;       // payload offset of each frame chunk
   std::vector<std::uint32_t> param_idx_;  // index into param_sets_ for each frame
   std::vector<Params> param_sets_;

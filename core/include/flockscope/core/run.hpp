@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -19,6 +20,8 @@ struct RunSpec {
   std::optional<FlockSnapshot> initial;  // else spawned from params.seed
   std::string preset;                    // what the user named, for run.json
   int threads = 0;                       // 0: all cores
+  // Called after each step with the steps done so far (the command line's progress line).
+  std::function<void(std::uint64_t)> on_step;
 };
 
 struct RunResult {

@@ -195,6 +195,9 @@ struct SweepOptions {
   const std::atomic<bool>* stop = nullptr;
   // Stop after this many new runs (0: no limit): an interruption on demand, for tests.
   std::uint64_t max_new_runs = 0;
+  // Told of each stored row that a resume drops because it does not parse (its run is made
+  // again), before any run starts.
+  std::function<void(const std::string&)> warn;
 };
 
 struct SweepOutcome {
