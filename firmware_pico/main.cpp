@@ -88,79 +88,129 @@ class UsbTransport final : public fb::Transport {
 UsbTransport g_usb;
 
 // ---------------------------------------------------------------- the two cores
-// Slots are handed out in interleaved blocks so that both cores get a share of every part
-// of the screen (slots are in grid order: halves would split top from bottom).
+// Core 0 runs the frame; core 1 takes its share of every per-boid pass when core 0 posts
+// the pass's number in the SIO mailbox, and answers when it is done:
+//   the sort's two per-boid passes (BoardFlock::sort_cells, sort_finish): halves;
+//   the update: interleaved 32-slot blocks, so that both cores get a share of every part
+//   of the screen (slots are in grid order: halves would split top from bottom);
+//   the drawing: a band of screen rows each (a word of the framebuffer is in one row, so
+//   the two cores' read-modify-writes never touch the same word).
+// The counting sort's scatter, the predators and the status line stay on core 0.
 constexpr std::uint32_t kBlock = 32;
-
-void update_share(std::uint32_t core, std::uint32_t cores) {
-  fb::BoardFlock& f = g_board->flock();
-  const std::uint32_t n = f.size();
-  for (std::uint32_t b = core * kBlock; b < n; b += cores * kBlock) f.update(b, b + kBlock);
-}
+enum Pass : std::uint32_t { kPassCells = 1, kPassFinish, kPassUpdate, kPassDraw };
 
 #ifndef FLOCKSCOPE_SINGLE_CORE
 constexpr std::uint32_t kCores = 2;
-void core1_main() {
-  for (;;) {
-    (void)multicore_fifo_pop_blocking();  // "a step's update is ready"
-    update_share(1, kCores);
-    multicore_fifo_push_blocking(1);
-  }
-}
 #else
 constexpr std::uint32_t kCores = 1;
 #endif
 
-// The update phase on every core: core 1 is told to start, core 0 does its share, then
-// waits for core 1's "done".
-void update_all() {
+// The drawing's split (set by core 0 before it posts kPassDraw): core 0 draws the rows
+// [0, split), core 1 [split, height); erase = the previous frame's dots are cleared first.
+struct DrawSplit {
+  int split;
+  bool erase;
+};
+DrawSplit g_draw_split{fb::kFbHeight, false};
+fb::Predator g_last_pred[fb::kMaxPredators];  // the predators drawn last frame
+std::uint32_t g_last_npred = 0;
+
+// One core's band of the drawing: the previous frame's dots and crosses cleared, the status
+// line's rows cleared, the boids drawn; all clipped to the rows [y0, y1).
+void draw_band(int y0, int y1, bool erase) {
+  fb::Framebuffer fbuf(g_fb);
+  const fb::BoardFlock& f = g_board->flock();
+  if (erase) {
+    fb::erase_previous_rows(fbuf, f, y0, y1);
+    const int s0 = y0, s1 = y1 < 16 ? y1 : 16;  // the status line: rows 0..15
+    if (s1 > s0) fbuf.clear(s0, s1 - s0);
+  }
+  for (std::uint32_t i = 0; i < g_last_npred; ++i) {
+    const int x = g_last_pred[i].x.raw >> 16, y = g_last_pred[i].y.raw >> 16;
+    auto clear = [&](int xx, int yy) {
+      if (yy >= y0 && yy < y1 && unsigned(xx) < unsigned(fb::kFbWidth) && unsigned(yy) < unsigned(fb::kFbHeight))
+        fbuf.words()[yy * fb::kFbWordsPerRow + (xx >> 5)] &= ~(1u << (xx & 31));
+    };
+    for (int d = -3; d <= 3; ++d) clear(x + d, y), clear(x, y + d), clear(x + d, y + d), clear(x + d, y - d);
+  }
+  fb::draw_boids_rows(fbuf, f, y0, y1);
+}
+
+// This core's share of a pass.
+void run_pass(std::uint32_t pass, std::uint32_t core) {
+  fb::BoardFlock& f = g_board->flock();
+  const std::uint32_t n = f.size(), half = (n / 2) & ~3u;
+  switch (pass) {
+    case kPassCells:
+      core == 0 ? f.sort_cells(0, half) : f.sort_cells(half, n);
+      break;
+    case kPassFinish:
+      core == 0 ? f.sort_finish(0, half) : f.sort_finish(half, n);
+      break;
+    case kPassUpdate:
+      for (std::uint32_t b = core * kBlock; b < n; b += 2 * kBlock) f.update(b, b + kBlock);
+      break;
+    case kPassDraw:
+      core == 0 ? draw_band(0, g_draw_split.split, g_draw_split.erase)
+                : draw_band(g_draw_split.split, fb::kFbHeight, g_draw_split.erase);
+      break;
+  }
+}
+
 #ifndef FLOCKSCOPE_SINGLE_CORE
-  multicore_fifo_push_blocking(1);
+void core1_main() {
+  for (;;) {
+    const std::uint32_t pass = multicore_fifo_pop_blocking();
+    run_pass(pass, 1);
+    multicore_fifo_push_blocking(pass);
+  }
+}
 #endif
-  update_share(0, kCores);
+
+// A pass on every core: core 1 is told to start, core 0 does its share, then waits for
+// core 1's "done". (One core: core 0 does both shares, one after the other.)
+void run_all(std::uint32_t pass) {
 #ifndef FLOCKSCOPE_SINGLE_CORE
+  multicore_fifo_push_blocking(pass);
+  run_pass(pass, 0);
   (void)multicore_fifo_pop_blocking();
+#else
+  run_pass(pass, 0);
+  run_pass(pass, 1);
 #endif
+}
+
+void begin_step_all() {
+  fb::BoardFlock& f = g_board->flock();
+  run_all(kPassCells);
+  f.sort_scatter();
+  run_all(kPassFinish);
+  f.sort_sums();
 }
 
 void step_flock() {
-  fb::BoardFlock& f = g_board->flock();
-  f.begin_step();
-  update_all();
-  f.end_step();
+  begin_step_all();
+  run_all(kPassUpdate);
+  g_board->flock().end_step();
 }
 
 // Erase where the boids were (the sorted previous frame), draw where they are: no full
-// clear, so the scan-out never shows an empty screen.
+// clear, so the scan-out never shows an empty screen. The split between the cores' bands
+// is the row of the middle slot's previous position (slots are in grid order, so about
+// half the boids are above it).
 void draw_frame(fb::Framebuffer& fbuf, bool full_clear, std::uint32_t elapsed_s) {
   const fb::BoardFlock& f = g_board->flock();
-  if (full_clear) {
-    fbuf.clear();
-  } else {
-    // The previous frame's Q23.9 snapshot holds the positions drawn last frame.
-    const std::uint32_t n = f.size();
-    const fb::NearBoid* prev = f.previous();
-    for (std::uint32_t k = 0; k < n; ++k) fbuf.dot2(prev[k].x >> 9, prev[k].y >> 9, false);
-    fbuf.clear(0, 16);  // the status line
+  if (full_clear) fbuf.clear();
+  int split = fb::kFbHeight / 2;
+  if (f.size() > 0) {
+    split = f.previous()[f.size() / 2].y >> 9;
+    split = split < 0 ? 0 : split > fb::kFbHeight ? fb::kFbHeight : split;
   }
-  static fb::Predator last_pred[fb::kMaxPredators];
-  static std::uint32_t last_npred = 0;
-  for (std::uint32_t i = 0; i < last_npred; ++i) {
-    const int x = last_pred[i].x.raw >> 16, y = last_pred[i].y.raw >> 16;
-    for (int d = -3; d <= 3; ++d) {
-      for (int e : {0, d, -d}) {
-        const int xx = x + d, yy = y + e;
-        if (unsigned(xx) < unsigned(fb::kFbWidth) && unsigned(yy) < unsigned(fb::kFbHeight))
-          fbuf.words()[yy * fb::kFbWordsPerRow + (xx >> 5)] &= ~(1u << (xx & 31));
-      }
-      const int yy = y + d;
-      if (unsigned(x) < unsigned(fb::kFbWidth) && unsigned(yy) < unsigned(fb::kFbHeight))
-        fbuf.words()[yy * fb::kFbWordsPerRow + (x >> 5)] &= ~(1u << (x & 31));
-    }
-  }
-  fb::draw_flock(fbuf, f);
-  last_npred = f.predator_count();
-  for (std::uint32_t i = 0; i < last_npred; ++i) last_pred[i] = f.predator(i);
+  g_draw_split = {split, !full_clear};
+  run_all(kPassDraw);
+  fb::draw_predators(fbuf, f);
+  g_last_npred = f.predator_count();
+  for (std::uint32_t i = 0; i < g_last_npred; ++i) g_last_pred[i] = f.predator(i);
   fb::draw_status(fbuf, f.size(), g_board->pacer().fps(), elapsed_s);
 }
 
@@ -275,11 +325,11 @@ int main() {
     if (measuring && g_board->running()) {
       // step_flock() in its phases, timed; the first frame also checks the scan.
       f.clear_scan_cycles();
-      f.begin_step();
+      begin_step_all();
       if (m_seen == 0) flockscope_measure_result.scan_mismatch = f.check_scan();
       grid = cycles_since(t0);
       const std::uint64_t tu = time_us_64();
-      update_all();
+      run_all(kPassUpdate);
       f.end_step();
       update = cycles_since(tu);
     } else if (g_board->running()) {
