@@ -176,7 +176,7 @@ void run_all(std::uint32_t pass) {
   (void)multicore_fifo_pop_blocking();
 #else
   run_pass(pass, 0);
-  run_pass(pass, 1);
+  if (pass != kPassDraw) run_pass(pass, 1);  // (core 0's band is the whole screen)
 #endif
 }
 
@@ -202,7 +202,9 @@ void draw_frame(fb::Framebuffer& fbuf, bool full_clear, std::uint32_t elapsed_s)
   const fb::BoardFlock& f = g_board->flock();
   if (full_clear) fbuf.clear();
   int split = fb::kFbHeight / 2;
-  if (f.size() > 0) {
+  if (kCores == 1) {
+    split = fb::kFbHeight;
+  } else if (f.size() > 0) {
     split = f.previous()[f.size() / 2].y >> 9;
     split = split < 0 ? 0 : split > fb::kFbHeight ? fb::kFbHeight : split;
   }

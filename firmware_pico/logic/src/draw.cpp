@@ -101,6 +101,11 @@ void clamp_band(int& y0, int& y1) {
 
 void draw_boids_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1) {
   clamp_band(y0, y1);
+  if (y0 == 0 && y1 == kFbHeight) {  // the whole screen (one core): dot2() clips alone
+    for (std::uint32_t k = 0; k < flock.size(); ++k)
+      fb.dot2(round_q9(flock.x(k).raw) >> 9, round_q9(flock.y(k).raw) >> 9);
+    return;
+  }
   const std::uint32_t n = flock.size();
   const fix *xs = flock.xs(), *ys = flock.ys();
   std::uint32_t* const words = fb.words();
@@ -116,6 +121,10 @@ void draw_boids_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1) {
 
 void erase_previous_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1) {
   clamp_band(y0, y1);
+  if (y0 == 0 && y1 == kFbHeight) {
+    for (std::uint32_t k = 0; k < flock.size(); ++k) fb.dot2(flock.previous()[k].x >> 9, flock.previous()[k].y >> 9, false);
+    return;
+  }
   const std::uint32_t n = flock.size();
   const NearBoid* prev = flock.previous();
   std::uint32_t* const words = fb.words();
