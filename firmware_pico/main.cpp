@@ -8,6 +8,10 @@
 //                           frame is still drawn into the RAM framebuffer, so the measured
 //                           cycles include drawing
 //   FLOCKSCOPE_MAX_BOIDS    capacity (default 4000: the RAM budget in README.md)
+//   FLOCKSCOPE_SYS_CLOCK_KHZ the system clock (default 125000, the SDK's; 200000 raises the
+//                           core voltage to 1.15 V first, as the RP2040's datasheet asks from
+//                           SDK 2.1 on; USB keeps its own 48 MHz PLL, VGA re-derives its
+//                           dividers from the clock)
 //
 // Measurement (emulator/measure.mjs, measure_cycles.sh): the runner patches
 // flockscope_measure_config in the flash image; the firmware then runs that many boids
@@ -23,6 +27,7 @@
 #include "flockscope/board/draw.hpp"
 #include "hardware/clocks.h"
 #include "hardware/structs/systick.h"
+#include "hardware/vreg.h"
 #include "pico/stdlib.h"
 #include "tusb.h"
 #ifndef FLOCKSCOPE_SINGLE_CORE
@@ -34,6 +39,12 @@
 
 #ifndef FLOCKSCOPE_MAX_BOIDS
 #define FLOCKSCOPE_MAX_BOIDS 4000
+#endif
+#ifndef FLOCKSCOPE_SYS_CLOCK_KHZ
+#define FLOCKSCOPE_SYS_CLOCK_KHZ 125000
+#endif
+#if FLOCKSCOPE_SYS_CLOCK_KHZ != 125000 && FLOCKSCOPE_SYS_CLOCK_KHZ != 200000
+#error "FLOCKSCOPE_SYS_CLOCK_KHZ: 125000 or 200000 (the VGA pixel clock is 25 MHz, a whole number of cycles)"
 #endif
 #ifndef FLOCKSCOPE_MAX_CELLS
 // Grid cells (cell start 2 bytes + whole-cell prefix sums 16 bytes each): 1,850 hold the
@@ -249,7 +260,8 @@ class SinkTransport final : public fb::Transport {
 // SysTick as an up-counting cycle counter modulo 2^24 (BoardFlock's profile clock).
 std::uint32_t systick_cycles() { return 0u - systick_hw->cvr; }
 
-std::uint32_t cycles_since(std::uint64_t t0_us) { return std::uint32_t((time_us_64() - t0_us) * 125u); }
+constexpr std::uint32_t kCyclesPerUs = FLOCKSCOPE_SYS_CLOCK_KHZ / 1000;
+std::uint32_t cycles_since(std::uint64_t t0_us) { return std::uint32_t((time_us_64() - t0_us) * kCyclesPerUs); }
 
 // A decimal number into a buffer (no printf formatting of floats on the board).
 char* put_u32(char* p, std::uint32_t v) {
@@ -264,6 +276,11 @@ char* put_u32(char* p, std::uint32_t v) {
 
 // ---------------------------------------------------------------- frame loop
 int main() {
+#if FLOCKSCOPE_SYS_CLOCK_KHZ != 125000
+  vreg_set_voltage(VREG_VOLTAGE_1_15);
+  busy_wait_us(1000);  // the regulator settles before the clock goes up
+  set_sys_clock_khz(FLOCKSCOPE_SYS_CLOCK_KHZ, true);
+#endif
   tud_init(0);
   fb::BoardConfig cfg;
   cfg.role = flockscope::protocol::Role::kBoard;
@@ -343,7 +360,7 @@ int main() {
     last_size = f.size();
     last_frame = f.frame();
     const std::uint64_t t1 = time_us_64();
-    const std::uint32_t draw = std::uint32_t((t1 - td) * 125u);
+    const std::uint32_t draw = std::uint32_t((t1 - td) * kCyclesPerUs);
     const std::uint64_t te = time_us_64();
     g_board->frame_end(t1, std::uint32_t(t1 - t0));
     if (measuring) {
@@ -352,7 +369,7 @@ int main() {
       volatile MeasureResult& r = flockscope_measure_result;
       r.live_frame = f.frame();
       r.live_boids = f.size();
-      r.live_compute = std::uint32_t((t1 - t0) * 125u);
+      r.live_compute = std::uint32_t((t1 - t0) * kCyclesPerUs);
       if (m_seen >= mcfg.warmup && m_frames < mcfg.frames) {
         m_grid += grid, m_scan += f.scan_cycles(), m_update += update, m_draw += draw, m_link += link;
         if (++m_frames == mcfg.frames) {
