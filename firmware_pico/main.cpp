@@ -150,6 +150,7 @@ void draw_band(int y0, int y1, bool erase) {
 // This core's share of a pass.
 void run_pass(std::uint32_t pass, std::uint32_t core) {
   fb::BoardFlock& f = g_board->flock();
+  // half: a multiple of 4, so that the cores' uint16 stores (cell, id) never share a word.
   const std::uint32_t n = f.size(), half = (n / 2) & ~3u;
   switch (pass) {
     case kPassCells:
