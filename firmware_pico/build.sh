@@ -7,6 +7,8 @@
 #   flockscope_pico_emu2.elf / .uf2 two cores, no VGA (the two-core emulator measurement)
 #   flockscope_pico_emu_vga.elf     the board with the emulator's switches (its VGA signal
 #                                   decoded in the emulator: emulator/vga.mjs)
+#   flockscope_pico_200.elf / .uf2, flockscope_pico_emu_vga_200.elf
+#                                   the same two at a 200 MHz system clock
 #   bootrom.bin                     the emulator's boot ROM stand-in (emulator/bootrom.S)
 #
 #   firmware_pico/build.sh [-j N]
@@ -42,4 +44,5 @@ arm-none-eabi-gcc -mcpu=cortex-m0plus -mthumb -nostdlib -nostartfiles -Wl,-Ttext
 arm-none-eabi-objcopy -O binary --pad-to 0x4000 "$out/bootrom.elf" "$out/bootrom.bin"
 
 ls -l "$out"/flockscope_pico.elf "$out"/flockscope_pico.uf2 "$out"/flockscope_pico_emu.elf \
-  "$out"/flockscope_pico_emu2.elf "$out"/bootrom.bin
+  "$out"/flockscope_pico_emu2.elf "$out"/flockscope_pico_200.uf2 "$out"/flockscope_pico_emu_vga_200.elf \
+  "$out"/bootrom.bin

@@ -8,6 +8,10 @@
 //                           frame is still drawn into the RAM framebuffer, so the measured
 //                           cycles include drawing
 //   FLOCKSCOPE_MAX_BOIDS    capacity (default 4000: the RAM budget in README.md)
+//   FLOCKSCOPE_SYS_CLOCK_KHZ the system clock (default 125000, the SDK's; 200000 raises the
+//                           core voltage to 1.15 V first, as the RP2040's datasheet asks from
+//                           SDK 2.1 on; USB keeps its own 48 MHz PLL, VGA re-derives its
+//                           dividers from the clock)
 //
 // Measurement (emulator/measure.mjs, measure_cycles.sh): the runner patches
 // flockscope_measure_config in the flash image; the firmware then runs that many boids
@@ -23,6 +27,7 @@
 #include "flockscope/board/draw.hpp"
 #include "hardware/clocks.h"
 #include "hardware/structs/systick.h"
+#include "hardware/vreg.h"
 #include "pico/stdlib.h"
 #include "tusb.h"
 #ifndef FLOCKSCOPE_SINGLE_CORE
@@ -34,6 +39,12 @@
 
 #ifndef FLOCKSCOPE_MAX_BOIDS
 #define FLOCKSCOPE_MAX_BOIDS 4000
+#endif
+#ifndef FLOCKSCOPE_SYS_CLOCK_KHZ
+#define FLOCKSCOPE_SYS_CLOCK_KHZ 125000
+#endif
+#if FLOCKSCOPE_SYS_CLOCK_KHZ != 125000 && FLOCKSCOPE_SYS_CLOCK_KHZ != 200000
+#error "FLOCKSCOPE_SYS_CLOCK_KHZ: 125000 or 200000 (the VGA pixel clock is 25 MHz, a whole number of cycles)"
 #endif
 #ifndef FLOCKSCOPE_MAX_CELLS
 // Grid cells (cell start 2 bytes + whole-cell prefix sums 16 bytes each): 1,850 hold the
@@ -88,79 +99,132 @@ class UsbTransport final : public fb::Transport {
 UsbTransport g_usb;
 
 // ---------------------------------------------------------------- the two cores
-// Slots are handed out in interleaved blocks so that both cores get a share of every part
-// of the screen (slots are in grid order: halves would split top from bottom).
+// Core 0 runs the frame; core 1 takes its share of every per-boid pass when core 0 posts
+// the pass's number in the SIO mailbox, and answers when it is done:
+//   the sort's two per-boid passes (BoardFlock::sort_cells, sort_finish): halves;
+//   the update: interleaved 32-slot blocks, so that both cores get a share of every part
+//   of the screen (slots are in grid order: halves would split top from bottom);
+//   the drawing: a band of screen rows each (a word of the framebuffer is in one row, so
+//   the two cores' read-modify-writes never touch the same word).
+// The counting sort's scatter, the predators and the status line stay on core 0.
 constexpr std::uint32_t kBlock = 32;
-
-void update_share(std::uint32_t core, std::uint32_t cores) {
-  fb::BoardFlock& f = g_board->flock();
-  const std::uint32_t n = f.size();
-  for (std::uint32_t b = core * kBlock; b < n; b += cores * kBlock) f.update(b, b + kBlock);
-}
+enum Pass : std::uint32_t { kPassCells = 1, kPassFinish, kPassUpdate, kPassDraw };
 
 #ifndef FLOCKSCOPE_SINGLE_CORE
 constexpr std::uint32_t kCores = 2;
-void core1_main() {
-  for (;;) {
-    (void)multicore_fifo_pop_blocking();  // "a step's update is ready"
-    update_share(1, kCores);
-    multicore_fifo_push_blocking(1);
-  }
-}
 #else
 constexpr std::uint32_t kCores = 1;
 #endif
 
-// The update phase on every core: core 1 is told to start, core 0 does its share, then
-// waits for core 1's "done".
-void update_all() {
+// The drawing's split (set by core 0 before it posts kPassDraw): core 0 draws the rows
+// [0, split), core 1 [split, height); erase = the previous frame's dots are cleared first.
+struct DrawSplit {
+  int split;
+  bool erase;
+};
+DrawSplit g_draw_split{fb::kFbHeight, false};
+fb::Predator g_last_pred[fb::kMaxPredators];  // the predators drawn last frame
+std::uint32_t g_last_npred = 0;
+
+// One core's band of the drawing: the previous frame's dots and crosses cleared, the status
+// line's rows cleared, the boids drawn; all clipped to the rows [y0, y1).
+void draw_band(int y0, int y1, bool erase) {
+  fb::Framebuffer fbuf(g_fb);
+  const fb::BoardFlock& f = g_board->flock();
+  if (erase) {
+    fb::erase_previous_rows(fbuf, f, y0, y1);
+    const int s0 = y0, s1 = y1 < 16 ? y1 : 16;  // the status line: rows 0..15
+    if (s1 > s0) fbuf.clear(s0, s1 - s0);
+  }
+  for (std::uint32_t i = 0; i < g_last_npred; ++i) {
+    const int x = g_last_pred[i].x.raw >> 16, y = g_last_pred[i].y.raw >> 16;
+    auto clear = [&](int xx, int yy) {
+      if (yy >= y0 && yy < y1 && unsigned(xx) < unsigned(fb::kFbWidth) && unsigned(yy) < unsigned(fb::kFbHeight))
+        fbuf.words()[yy * fb::kFbWordsPerRow + (xx >> 5)] &= ~(1u << (xx & 31));
+    };
+    for (int d = -3; d <= 3; ++d) clear(x + d, y), clear(x, y + d), clear(x + d, y + d), clear(x + d, y - d);
+  }
+  fb::draw_boids_rows(fbuf, f, y0, y1);
+}
+
+// This core's share of a pass.
+void run_pass(std::uint32_t pass, std::uint32_t core) {
+  fb::BoardFlock& f = g_board->flock();
+  // half: a multiple of 4, so that the cores' uint16 stores (cell, id) never share a word.
+  const std::uint32_t n = f.size(), half = (n / 2) & ~3u;
+  switch (pass) {
+    case kPassCells:
+      core == 0 ? f.sort_cells(0, half) : f.sort_cells(half, n);
+      break;
+    case kPassFinish:
+      core == 0 ? f.sort_finish(0, half) : f.sort_finish(half, n);
+      break;
+    case kPassUpdate:
+      for (std::uint32_t b = core * kBlock; b < n; b += 2 * kBlock) f.update(b, b + kBlock);
+      break;
+    case kPassDraw:
+      core == 0 ? draw_band(0, g_draw_split.split, g_draw_split.erase)
+                : draw_band(g_draw_split.split, fb::kFbHeight, g_draw_split.erase);
+      break;
+  }
+}
+
 #ifndef FLOCKSCOPE_SINGLE_CORE
-  multicore_fifo_push_blocking(1);
+void core1_main() {
+  for (;;) {
+    const std::uint32_t pass = multicore_fifo_pop_blocking();
+    run_pass(pass, 1);
+    multicore_fifo_push_blocking(pass);
+  }
+}
 #endif
-  update_share(0, kCores);
+
+// A pass on every core: core 1 is told to start, core 0 does its share, then waits for
+// core 1's "done". (One core: core 0 does both shares, one after the other.)
+void run_all(std::uint32_t pass) {
 #ifndef FLOCKSCOPE_SINGLE_CORE
+  multicore_fifo_push_blocking(pass);
+  run_pass(pass, 0);
   (void)multicore_fifo_pop_blocking();
+#else
+  run_pass(pass, 0);
+  if (pass != kPassDraw) run_pass(pass, 1);  // (core 0's band is the whole screen)
 #endif
+}
+
+void begin_step_all() {
+  fb::BoardFlock& f = g_board->flock();
+  run_all(kPassCells);
+  f.sort_scatter();
+  run_all(kPassFinish);
+  f.sort_sums();
 }
 
 void step_flock() {
-  fb::BoardFlock& f = g_board->flock();
-  f.begin_step();
-  update_all();
-  f.end_step();
+  begin_step_all();
+  run_all(kPassUpdate);
+  g_board->flock().end_step();
 }
 
 // Erase where the boids were (the sorted previous frame), draw where they are: no full
-// clear, so the scan-out never shows an empty screen.
+// clear, so the scan-out never shows an empty screen. The split between the cores' bands
+// is the row of the middle slot's previous position (slots are in grid order, so about
+// half the boids are above it).
 void draw_frame(fb::Framebuffer& fbuf, bool full_clear, std::uint32_t elapsed_s) {
   const fb::BoardFlock& f = g_board->flock();
-  if (full_clear) {
-    fbuf.clear();
-  } else {
-    // The previous frame's Q23.9 snapshot holds the positions drawn last frame.
-    const std::uint32_t n = f.size();
-    const fb::NearBoid* prev = f.previous();
-    for (std::uint32_t k = 0; k < n; ++k) fbuf.dot2(prev[k].x >> 9, prev[k].y >> 9, false);
-    fbuf.clear(0, 16);  // the status line
+  if (full_clear) fbuf.clear();
+  int split = fb::kFbHeight / 2;
+  if (kCores == 1) {
+    split = fb::kFbHeight;
+  } else if (f.size() > 0) {
+    split = f.previous()[f.size() / 2].y >> 9;
+    split = split < 0 ? 0 : split > fb::kFbHeight ? fb::kFbHeight : split;
   }
-  static fb::Predator last_pred[fb::kMaxPredators];
-  static std::uint32_t last_npred = 0;
-  for (std::uint32_t i = 0; i < last_npred; ++i) {
-    const int x = last_pred[i].x.raw >> 16, y = last_pred[i].y.raw >> 16;
-    for (int d = -3; d <= 3; ++d) {
-      for (int e : {0, d, -d}) {
-        const int xx = x + d, yy = y + e;
-        if (unsigned(xx) < unsigned(fb::kFbWidth) && unsigned(yy) < unsigned(fb::kFbHeight))
-          fbuf.words()[yy * fb::kFbWordsPerRow + (xx >> 5)] &= ~(1u << (xx & 31));
-      }
-      const int yy = y + d;
-      if (unsigned(x) < unsigned(fb::kFbWidth) && unsigned(yy) < unsigned(fb::kFbHeight))
-        fbuf.words()[yy * fb::kFbWordsPerRow + (x >> 5)] &= ~(1u << (x & 31));
-    }
-  }
-  fb::draw_flock(fbuf, f);
-  last_npred = f.predator_count();
-  for (std::uint32_t i = 0; i < last_npred; ++i) last_pred[i] = f.predator(i);
+  g_draw_split = {split, !full_clear};
+  run_all(kPassDraw);
+  fb::draw_predators(fbuf, f);
+  g_last_npred = f.predator_count();
+  for (std::uint32_t i = 0; i < g_last_npred; ++i) g_last_pred[i] = f.predator(i);
   fb::draw_status(fbuf, f.size(), g_board->pacer().fps(), elapsed_s);
 }
 
@@ -197,7 +261,8 @@ class SinkTransport final : public fb::Transport {
 // SysTick as an up-counting cycle counter modulo 2^24 (BoardFlock's profile clock).
 std::uint32_t systick_cycles() { return 0u - systick_hw->cvr; }
 
-std::uint32_t cycles_since(std::uint64_t t0_us) { return std::uint32_t((time_us_64() - t0_us) * 125u); }
+constexpr std::uint32_t kCyclesPerUs = FLOCKSCOPE_SYS_CLOCK_KHZ / 1000;
+std::uint32_t cycles_since(std::uint64_t t0_us) { return std::uint32_t((time_us_64() - t0_us) * kCyclesPerUs); }
 
 // A decimal number into a buffer (no printf formatting of floats on the board).
 char* put_u32(char* p, std::uint32_t v) {
@@ -212,6 +277,11 @@ char* put_u32(char* p, std::uint32_t v) {
 
 // ---------------------------------------------------------------- frame loop
 int main() {
+#if FLOCKSCOPE_SYS_CLOCK_KHZ != 125000
+  vreg_set_voltage(VREG_VOLTAGE_1_15);
+  busy_wait_us(1000);  // the regulator settles before the clock goes up
+  set_sys_clock_khz(FLOCKSCOPE_SYS_CLOCK_KHZ, true);
+#endif
   tud_init(0);
   fb::BoardConfig cfg;
   cfg.role = flockscope::protocol::Role::kBoard;
@@ -275,11 +345,11 @@ int main() {
     if (measuring && g_board->running()) {
       // step_flock() in its phases, timed; the first frame also checks the scan.
       f.clear_scan_cycles();
-      f.begin_step();
+      begin_step_all();
       if (m_seen == 0) flockscope_measure_result.scan_mismatch = f.check_scan();
       grid = cycles_since(t0);
       const std::uint64_t tu = time_us_64();
-      update_all();
+      run_all(kPassUpdate);
       f.end_step();
       update = cycles_since(tu);
     } else if (g_board->running()) {
@@ -291,7 +361,7 @@ int main() {
     last_size = f.size();
     last_frame = f.frame();
     const std::uint64_t t1 = time_us_64();
-    const std::uint32_t draw = std::uint32_t((t1 - td) * 125u);
+    const std::uint32_t draw = std::uint32_t((t1 - td) * kCyclesPerUs);
     const std::uint64_t te = time_us_64();
     g_board->frame_end(t1, std::uint32_t(t1 - t0));
     if (measuring) {
@@ -300,7 +370,7 @@ int main() {
       volatile MeasureResult& r = flockscope_measure_result;
       r.live_frame = f.frame();
       r.live_boids = f.size();
-      r.live_compute = std::uint32_t((t1 - t0) * 125u);
+      r.live_compute = std::uint32_t((t1 - t0) * kCyclesPerUs);
       if (m_seen >= mcfg.warmup && m_frames < mcfg.frames) {
         m_grid += grid, m_scan += f.scan_cycles(), m_update += update, m_draw += draw, m_link += link;
         if (++m_frames == mcfg.frames) {

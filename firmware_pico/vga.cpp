@@ -1,6 +1,8 @@
 // Sections: state machines | DMA
 #include "vga.hpp"
 
+#include <cstdint>
+
 #include "flockscope/board/draw.hpp"
 #include "hardware/clocks.h"
 #include "hardware/dma.h"
@@ -20,8 +22,21 @@ void vga_start(const std::uint32_t* words) {
   // ---- state machines
   const uint off_h = pio_add_program(pio, &flock_hsync_program);
   const uint off_v = pio_add_program(pio, &flock_vsync_program);
-  const uint off_px = pio_add_program(pio, &flock_pixels_program);
-  const float pixel_div = float(clock_get_hz(clk_sys)) / 25000000.0f;  // 5 at 125 MHz
+  // The pixel clock is 25 MHz, a whole number of system cycles P: 5 at 125 MHz, 8 at 200 MHz
+  // (FLOCKSCOPE_SYS_CLOCK_KHZ). The sync machines run at divider P (one instruction cycle =
+  // one pixel), the pixel machine at divider 1 with its `out` stretched to P - 1 cycles
+  // plus the `jmp`'s one: P cycles a pixel with no fractional divider (no jitter).
+  const std::uint32_t pixel_cycles = clock_get_hz(clk_sys) / 25000000u;
+  const float pixel_div = float(pixel_cycles);
+  std::uint16_t px_code[32];
+  pio_program_t px_program = flock_pixels_program;
+  for (uint i = 0; i < flock_pixels_program.length; ++i) {
+    std::uint16_t op = flock_pixels_program.instructions[i];
+    if ((op >> 13) == 3) op = std::uint16_t((op & ~0x1F00u) | ((pixel_cycles - 2) << 8));  // OUT: its delay
+    px_code[i] = op;
+  }
+  px_program.instructions = px_code;
+  const uint off_px = pio_add_program(pio, &px_program);
 
   auto sync_sm = [&](uint sm, uint offset, const pio_program_t& prog, uint pin, uint wrap_target, uint wrap) {
     pio_gpio_init(pio, pin);
@@ -44,7 +59,7 @@ void vga_start(const std::uint32_t* words) {
   sm_config_set_out_shift(&c, true, true, 32);  // right: least significant bit = leftmost pixel
   sm_config_set_fifo_join(&c, PIO_FIFO_JOIN_TX);
   sm_config_set_wrap(&c, off_px + flock_pixels_wrap_target, off_px + flock_pixels_wrap);
-  sm_config_set_clkdiv(&c, pixel_div / 5.0f);
+  sm_config_set_clkdiv(&c, 1.0f);
   pio_sm_init(pio, sm_px, off_px, &c);
 
   // The counts, loaded by instructions the CPU executes on each (still stopped) machine.

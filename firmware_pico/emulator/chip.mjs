@@ -4,7 +4,7 @@
 // steps a runner may still patch the image (measure_mode.mjs). stepChip() then runs it.
 import { readFileSync } from 'node:fs';
 import { ConsoleLogger, LogLevel, Simulator } from 'rp2040js';
-import { CYCLE_NANOS, DualCore } from './dual_core.mjs';
+import { cycleNanos, DualCore } from './dual_core.mjs';
 
 export function newChip(bootromPath) {
   const sim = new Simulator();
@@ -36,9 +36,9 @@ export function stepChip(sim, mcu, dual) {
   if (mcu.core.waiting) {
     const nanos = sim.clock.nanosToNextAlarm;
     sim.clock.tick(nanos);
-    return Math.ceil(nanos / CYCLE_NANOS);
+    return Math.ceil(nanos / cycleNanos(mcu));
   }
   const n = mcu.core.executeInstruction();
-  sim.clock.tick(n * CYCLE_NANOS);
+  sim.clock.tick(n * cycleNanos(mcu));
   return n;
 }

@@ -24,7 +24,10 @@ const SIO_FIFO_RD = 0x058;
 const FIFO_DEPTH = 8;
 const DIVIDER_FIELDS = ['divDividend', 'divDivisor', 'divQuotient', 'divRemainder', 'divCSR'];
 const WFE = 0xbf20;
-export const CYCLE_NANOS = 8; // 125 MHz, as rp2040js's own loop counts
+// Nanoseconds a system cycle: 8 at the reset clock (125 MHz, as rp2040js's own loop counts),
+// 5 once a 200 MHz image has set up its PLL (rp2040js follows the clock registers in
+// mcu.clkSys): the timer then sees as many cycles a microsecond as the chip would.
+export const cycleNanos = (mcu) => 1e9 / mcu.clkSys;
 
 export class DualCore {
   constructor(mcu, { quantum = 64 } = {}) {
@@ -140,19 +143,19 @@ export class DualCore {
     const { clock } = this.mcu;
     const ran0 = this.turn(0, this.quantum);
     if (ran0 >= 0) {
-      clock.tick(ran0 * CYCLE_NANOS);
+      clock.tick(ran0 * cycleNanos(this.mcu));
       this.cycles[0] += ran0;
     } else if (!this.launched || this.cores[1].waiting) {
       const nanos = clock.nanosToNextAlarm;
       clock.tick(nanos);
-      this.cycles[0] += Math.ceil(nanos / CYCLE_NANOS);
+      this.cycles[0] += Math.ceil(nanos / cycleNanos(this.mcu));
       if (this.launched) this.cycles[1] = this.cycles[0];
       return;
     } else {
       // Core 0 sleeps while core 1 works: time follows core 1.
       const ran1 = this.turn(1, this.quantum);
       const dt = Math.max(ran1, 1);
-      clock.tick(dt * CYCLE_NANOS);
+      clock.tick(dt * cycleNanos(this.mcu));
       this.cycles[0] += dt;
       this.cycles[1] += dt;
       this.switchTo(0);

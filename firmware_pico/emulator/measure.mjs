@@ -91,7 +91,7 @@ for (;;) {
     const m = (c) => (c / 1e6).toFixed(3).padStart(7);
     console.log(`boids ${r.boids}  frames ${warmup}+${r.frames}  cores ${r.cores}  cycles per frame (millions):`);
     const scan = r.cores > 1 ? '  (scan not split out on two cores)' : `  scan ${m(r.scan)}`;
-    console.log(`  grid ${m(r.grid)}${scan}  update ${m(r.update)}  draw ${m(r.draw)}  | compute ${m(r.compute)} (${(r.compute / 125000).toFixed(2)} ms, budget 4.167 = 33.3 ms)  | link ${m(r.link)}`);
+    console.log(`  grid ${m(r.grid)}${scan}  update ${m(r.update)}  draw ${m(r.draw)}  | compute ${m(r.compute)} (${(r.compute / (mcu.clkSys / 1000)).toFixed(2)} ms at ${mcu.clkSys / 1e6} MHz, budget ${(mcu.clkSys / 30e6).toFixed(3)} = 33.3 ms)  | link ${m(r.link)}`);
     console.log(`  scan check (assembly vs C++, first frame): ${r.scan_mismatch} boids differ`);
     const hex = (v) => v.toString(16).padStart(8, '0');
     console.log(`  state hash ${hex(r.hash_hi)}${hex(r.hash_lo)} (frame ${r.live_frame})`);

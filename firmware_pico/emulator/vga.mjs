@@ -12,13 +12,16 @@
 //   frames               whole frames decoded (vsync fall to vsync fall)
 //   line_cycles          hsync period, in system cycles (min max over all lines)
 //   hsync_cycles         hsync low time (min max)
-//   lines                lines per frame (min max); refresh_hz at 125 MHz
+//   clock_hz             the system clock the firmware set (125 MHz, or 200 MHz for the
+//                        FLOCKSCOPE_SYS_CLOCK_KHZ=200000 images)
+//   lines                lines per frame (min max); refresh_hz at that clock
 //   vsync_lines          vsync low time in lines (min max)
 //   active_lines         lines the pixel machine draws per frame (min max)
 //   first_active_line    the first one, counted from the vsync fall (min max)
 //   active_offset        cycles from the hsync fall to a drawn line's first pixel (min max)
-//   pixel_cycles         5 when every change of the video pin falls on a 5-cycle pixel
-//                        boundary of its line (else the first offending remainder)
+//   pixel_cycles         the clock's cycles a pixel (5 at 125 MHz, 8 at 200 MHz) when every
+//                        change of the video pin falls on a pixel boundary of its line
+//                        (else the first offending remainder)
 //   pins                 "pio0" when GPIO 16-18 are driven by PIO 0 as outputs
 //   clean_frames         frames during whose scan-out the framebuffer did not change
 //   differ               pixels of the last clean frame that differ from the framebuffer
@@ -56,10 +59,9 @@ if (!elfPath || !(wantFrames >= 1)) {
 // The pins (firmware_pico/vga.hpp) and the picture (640 x 480, 1 bit a pixel, draw.hpp).
 const HSYNC = 16, VSYNC = 17, VIDEO = 18;
 const WIDTH = 640, HEIGHT = 480, FB_WORDS = (WIDTH * HEIGHT) / 32;
-const PIXEL_CYCLES = 5; // 125 MHz / 25 MHz
 // Boot (the spawn's double-precision trigonometry in software: ~20 M cycles at 2,000 boids)
-// plus the frames (2.1 M cycles each).
-const CYCLE_LIMIT = 40e6 + 2.5e6 * wantFrames;
+// plus the frames (2.1 M cycles each at 125 MHz, 3.4 M at 200 MHz).
+const CYCLE_LIMIT = 40e6 + 4e6 * wantFrames;
 
 // ---- the chip
 const elf = new Elf(elfPath);
@@ -112,6 +114,10 @@ function runCycles(n) {
 while (snapshots.length < wantFrames + 2 && cycle < CYCLE_LIMIT) runCycles(stepChip(sim, mcu, dual));
 
 // ---- decoding
+// The pixel clock is 25 MHz: the system clock's cycles a pixel (rp2040js follows the PLL and
+// clock registers the firmware programs).
+const CLOCK_HZ = mcu.clkSys;
+const PIXEL_CYCLES = Math.round(CLOCK_HZ / 25e6);
 // Cycles at which pin `bit` (1 hsync, 2 vsync, 4 video) went to `level` (0 falls, 1 rises).
 const edges = (bit, level) => {
   const out = [];
@@ -161,10 +167,11 @@ for (let f = 0; f + 1 < vFalls.length; f++) {
     if (row === 0) firstActive.push(line);
     if (line >= 0) activeOffset.push(s - lines[line]);
     if (row >= HEIGHT) return;
-    // Pixel x is on the video pin during [s + 5x, s + 5x + 5): read it mid-pixel.
-    let e = firstAtOrAfter(eventTimes, s + 2) - 1;
+    // Pixel x is on the video pin during [s + Px, s + Px + P): read it mid-pixel.
+    const mid = PIXEL_CYCLES >> 1;
+    let e = firstAtOrAfter(eventTimes, s + mid) - 1;
     for (let x = 0; x < WIDTH; x++) {
-      const t = s + PIXEL_CYCLES * x + 2;
+      const t = s + PIXEL_CYCLES * x + mid;
       while (e + 1 < pinEvents.length && pinEvents[e + 1][0] <= t) {
         e++;
         const into = (pinEvents[e][0] - s) % PIXEL_CYCLES;
@@ -184,13 +191,14 @@ const clean = frames.filter((f) => same(snapAt.get(f.start), snapAt.get(f.end)))
 const show = (key, [a, b]) => console.log(`${key} ${a} ${b}`);
 const fnSel = (pin) => mcu.gpio[pin].functionSelect;
 const pioDriven = [HSYNC, VSYNC, VIDEO].every((p) => fnSel(p) === 6 && (pio.pinDirections >>> p) & 1);
+console.log(`clock_hz ${CLOCK_HZ}`);
 console.log(`frames ${frames.length}`);
 show('line_cycles', span(lineCycles));
 show('hsync_cycles', span(hsyncCycles));
 show('lines', span(linesPerFrame));
 const meanLine = lineCycles.reduce((a, b) => a + b, 0) / Math.max(lineCycles.length, 1);
 const meanLines = linesPerFrame.reduce((a, b) => a + b, 0) / Math.max(linesPerFrame.length, 1);
-console.log(`refresh_hz ${(125e6 / (meanLine * meanLines)).toFixed(2)}`);
+console.log(`refresh_hz ${(CLOCK_HZ / (meanLine * meanLines)).toFixed(2)}`);
 show('vsync_lines', span(vsyncLines));
 show('active_lines', span(activeLines));
 show('first_active_line', span(firstActive));

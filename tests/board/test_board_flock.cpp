@@ -450,3 +450,42 @@ TEST(BoardFlock, AggregatedScanIsExactAtRangeAndCellBoundaries) {
                 reach, templates ? "templates" : "exact bounds", n, at_visual, at_protected, double(whole) / 41 / n);
   }
 }
+
+// The two-core split of a step (firmware_pico/main.cpp): the sort's per-boid passes in two
+// halves and the update in interleaved 32-slot blocks, each share run in the reverse of
+// the one-core order, against begin_step() + update(0, n): every slot's state and the
+// hash equal after every step, fresh and clumped, with and without whole cells.
+TEST(BoardFlock, TwoCoreSplitOfTheStepEqualsOneCore) {
+  for (const bool aggregate : {false, true}) {
+    constexpr std::uint32_t n = 2000;
+    fb::HostFlockStorage sa(n), sb(n);
+    fb::ParamStore store{fb::BoardLimits{}};
+    store.force(fb::pid::predators, 1);
+    fb::BoardFlock a(sa.buffers), b(sb.buffers);
+    for (fb::BoardFlock* f : {&a, &b}) {
+      f->set_aggregate(aggregate);
+      f->set_aggregate_min(0);
+      f->reset(store, 5, n);
+    }
+    constexpr std::uint32_t kBlock = 32;
+    for (int step = 0; step < 160; ++step) {
+      a.step();
+      const std::uint32_t half = (n / 2) & ~3u;
+      b.sort_cells(half, n);  // "core 1" first
+      b.sort_cells(0, half);
+      b.sort_scatter();
+      b.sort_finish(half, n);
+      b.sort_finish(0, half);
+      b.sort_sums();
+      for (std::uint32_t core : {1u, 0u})
+        for (std::uint32_t blk = core * kBlock; blk < n; blk += 2 * kBlock) b.update(blk, blk + kBlock);
+      b.end_step();
+      ASSERT_EQ(a.state_hash(), b.state_hash()) << "step " << step << " aggregate " << aggregate;
+      for (std::uint32_t k = 0; k < n; ++k) {
+        ASSERT_EQ(a.id(k), b.id(k)) << k;
+        ASSERT_EQ(a.x(k).raw, b.x(k).raw) << k;
+        ASSERT_EQ(a.vy(k).raw, b.vy(k).raw) << k;
+      }
+    }
+  }
+}

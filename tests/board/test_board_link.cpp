@@ -13,6 +13,7 @@
 #include "flockscope/board/board.hpp"
 #include "flockscope/board/draw.hpp"
 #include "flockscope/board/host_storage.hpp"
+#include "flockscope/core/rng.hpp"
 
 namespace fb = flockscope::board;
 namespace proto = flockscope::protocol;
@@ -364,6 +365,56 @@ TEST(BoardPacing, AutoSpawnFillsTheBudgetThenStops) {
   // Persistently late frames shed boids.
   for (int i = 0; i < 15; ++i) m = s2.next_count(40000, 33333, m, 1000);
   EXPECT_LT(m, 1000u);
+}
+
+// The two cores' drawing (firmware_pico/main.cpp): each clears the previous frame's dots and
+// draws the new ones in its own band of rows. Together, for any split, the bands must make
+// exactly the frame that one pass of erasing every dot and then drawing every dot makes:
+// over a framebuffer of random bits, with dots on the split's rows, the screen's edges,
+// the words' edges (x = 31) and off the screen.
+TEST(BoardDraw, RowBandsTogetherDrawTheOneCoreFrame) {
+  fb::HostFlockStorage storage(3000);
+  fb::ParamStore store{fb::BoardLimits{}};
+  fb::BoardFlock flock(storage.buffers);
+  flock.reset(store, 9, 2000);
+  for (int i = 0; i < 30; ++i) flock.step();
+  flock.begin_step();  // previous() = the positions drawn last frame
+  flock.update(0, flock.size());
+  flock.end_step();
+  // Extra boids in the last slots of the new state, at the awkward places.
+  const std::int32_t spots[][2] = {{31, 239}, {31, 240}, {638, 478}, {639, 479}, {-1, 100}, {100, -1},
+                                   {0, 0},    {300, 480}, {95, 119},  {96, 120},  {2000, -900}};
+  const std::uint32_t n0 = flock.size(), extra = sizeof spots / sizeof spots[0];
+  flock.set_size(n0 + extra);
+  for (std::uint32_t i = 0; i < extra; ++i)
+    flock.set_boid(n0 + i, fb::fix(spots[i][0]), fb::fix::from_raw(spots[i][1] * 65536 + 40000), fb::fix(1),
+                   fb::fix(0));
+  flockscope::Pcg32 rng(3);
+  std::vector<std::uint32_t> start(fb::kFbWords);
+  for (auto& w : start) w = rng.next();
+  // One core: every previous dot cleared, then every dot drawn (the previous slots are the
+  // first n0; the extra boids were not there last frame).
+  std::vector<std::uint32_t> one = start;
+  fb::Framebuffer f1(one.data());
+  for (std::uint32_t k = 0; k < n0; ++k) f1.dot2(flock.previous()[k].x >> 9, flock.previous()[k].y >> 9, false);
+  for (std::uint32_t k = 0; k < flock.size(); ++k)
+    f1.dot2(fb::round_q9(flock.x(k).raw) >> 9, fb::round_q9(flock.y(k).raw) >> 9);
+  const std::uint32_t n = flock.size();
+  for (const int split : {0, 1, 16, 119, 120, 121, 239, 240, 241, 400, 479, 480}) {
+    std::vector<std::uint32_t> two = start;
+    fb::Framebuffer f2(two.data());
+    flock.set_size(n0);  // the erase reads the previous frame's n0 slots
+    fb::erase_previous_rows(f2, flock, split, fb::kFbHeight);
+    flock.set_size(n);
+    fb::draw_boids_rows(f2, flock, split, fb::kFbHeight);
+    flock.set_size(n0);
+    fb::erase_previous_rows(f2, flock, 0, split);
+    flock.set_size(n);
+    fb::draw_boids_rows(f2, flock, 0, split);
+    std::uint32_t differ = 0;
+    for (std::size_t i = 0; i < one.size(); ++i) differ += one[i] != two[i];
+    EXPECT_EQ(differ, 0u) << "split " << split;
+  }
 }
 
 TEST(BoardDraw, StatusLineAndFlock) {

@@ -41,7 +41,7 @@ using emutest::vga_elf_path;
 using emutest::have_node;
 
 namespace {
-void boots_says_hello_streams_and_acknowledges(const std::string& elf) {
+void boots_says_hello_streams_and_acknowledges(const std::string& elf, const std::string& name = "pico-emu") {
   REQUIRE_OR_SKIP(std::filesystem::exists(elf), "no " + elf + ": run firmware_pico/build.sh");
   REQUIRE_OR_SKIP(have_node(), "node/npm missing");
   Emulator emu(elf);
@@ -53,7 +53,7 @@ void boots_says_hello_streams_and_acknowledges(const std::string& elf) {
   ASSERT_TRUE(c.wait_for(MsgType::kParamSet, 60000)) << "no hello/param_set from the firmware";
   const Message& hello = c.last(MsgType::kHello);
   EXPECT_EQ(hello.hello.role, proto::Role::kBoard);
-  EXPECT_EQ(std::string(hello.hello.name, hello.hello.name_len), "pico-emu");
+  EXPECT_EQ(std::string(hello.hello.name, hello.hello.name_len), name);
   ASSERT_TRUE(c.wait_complete_frames(2, 60000)) << "no complete flock_state frames";
   ASSERT_TRUE(c.wait_for(MsgType::kStats, 20000));
   EXPECT_GT(c.last(MsgType::kStats).stats.boid_count, 0u);
@@ -77,6 +77,13 @@ TEST(Emulator, FirmwareBootsSaysHelloStreamsAndAcknowledges) { boots_says_hello_
 // core 1 launches, and the cores share each frame's update while the link runs.
 TEST(Emulator, TwoCoreFirmwareBootsSaysHelloStreamsAndAcknowledges) {
   boots_says_hello_streams_and_acknowledges(two_core_elf_path());
+}
+
+// The 200 MHz board (two cores, VGA, FLOCKSCOPE_SYS_CLOCK_KHZ=200000): the clock change
+// leaves USB (its own 48 MHz PLL) and the link as they were.
+TEST(Emulator, FirmwareBootsAt200MHzSaysHelloStreamsAndAcknowledges) {
+  boots_says_hello_streams_and_acknowledges(
+      std::string(FLOCKSCOPE_SOURCE_DIR) + "/build-pico/flockscope_pico_emu_vga_200.elf", "pico-vga");
 }
 
 // Cycles per frame (compute + drawing, one core, 125 MHz) at a fixed boid count
@@ -233,17 +240,19 @@ TEST(Emulator, TwoCoresShareTheUpdateAndMakeTheOneCoreFlock) {
 
 // The board's image (two cores, VGA) with only the emulator's switches: its PIO programs and
 // DMA, clocked cycle by cycle in the emulator (firmware_pico/vga_signal.sh), put out the
-// 640x480 60 Hz timing a monitor locks to (800 pixels of 5 cycles a line, 96 of them
+// 640x480 60 Hz timing a monitor locks to (800 pixels of P cycles a line, 96 of them
 // hsync; 525 lines, 2 of them vsync, 480 drawn from line 35 on, each starting within a
 // pixel or two of the end of the back porch) and, in a frame during which the firmware did
-// not draw, exactly the framebuffer's picture: the status line and 300 boids.
-TEST(Emulator, VgaSignalIsTheFramebufferAt640x480) {
-  const std::string elf = vga_elf_path();
+// not draw, exactly the framebuffer's picture: the status line and 300 boids. P, the system
+// clock's cycles a 25 MHz pixel: 5 at 125 MHz, 8 in the 200 MHz image.
+namespace {
+void expect_vga_640x480(const std::string& elf, const std::string& flags, int clock_mhz) {
   REQUIRE_OR_SKIP(std::filesystem::exists(elf), "no " + elf + ": run firmware_pico/build.sh");
   REQUIRE_OR_SKIP(have_node(), "node/npm missing");
+  const int p = clock_mhz / 25;
   const std::string png =
       (std::filesystem::temp_directory_path() / ("flockscope-vga-" + std::to_string(getpid()) + ".png")).string();
-  const Measurement m = run_script("vga_signal.sh --boids 300 --frames 3 --png " + png);
+  const Measurement m = run_script("vga_signal.sh " + flags + "--boids 300 --frames 3 --png " + png);
   std::printf("%s", m.out.c_str());
   ASSERT_EQ(m.status, 0) << m.out;
   // vga.mjs prints `key value...` lines.
@@ -251,21 +260,23 @@ TEST(Emulator, VgaSignalIsTheFramebufferAt640x480) {
   std::istringstream lines(m.out);
   for (std::string line; std::getline(lines, line);)
     if (const auto sp = line.find(' '); sp != std::string::npos) v[line.substr(0, sp)] = line.substr(sp + 1);
+  EXPECT_EQ(v["clock_hz"], std::to_string(clock_mhz) + "000000");
   EXPECT_GE(std::atoi(v["frames"].c_str()), 3);
-  EXPECT_EQ(v["line_cycles"], "4000 4000");
-  EXPECT_EQ(v["hsync_cycles"], "480 480");
+  const std::string line_cycles = std::to_string(800 * p), hsync_cycles = std::to_string(96 * p);
+  EXPECT_EQ(v["line_cycles"], line_cycles + " " + line_cycles);
+  EXPECT_EQ(v["hsync_cycles"], hsync_cycles + " " + hsync_cycles);
   EXPECT_EQ(v["lines"], "525 525");
   EXPECT_EQ(v["vsync_lines"], "2 2");
   EXPECT_EQ(v["active_lines"], "480 480");
   EXPECT_EQ(v["first_active_line"], "35 35");
-  // 144 pixels (720 cycles) of sync and back porch, then the first pixel: the same on every
-  // line, and within two pixels of the ideal start.
+  // 144 pixels (144 P cycles) of sync and back porch, then the first pixel: the same on
+  // every line, and within two pixels of the ideal start.
   int first = 0, last = 0;
   ASSERT_EQ(std::sscanf(v["active_offset"].c_str(), "%d %d", &first, &last), 2) << m.out;
   EXPECT_EQ(first, last);
-  EXPECT_GE(first, 710);
-  EXPECT_LE(first, 730);
-  EXPECT_EQ(v["pixel_cycles"], "5");
+  EXPECT_GE(first, 142 * p);
+  EXPECT_LE(first, 146 * p);
+  EXPECT_EQ(v["pixel_cycles"], std::to_string(p));
   EXPECT_EQ(v["pins"], "pio0");
   EXPECT_GE(std::atoi(v["clean_frames"].c_str()), 1);
   EXPECT_EQ(v["differ"], "0") << "the picture is not the framebuffer";
@@ -284,4 +295,12 @@ TEST(Emulator, VgaSignalIsTheFramebufferAt640x480) {
   stbi_image_free(px);
   std::filesystem::remove(png);
   EXPECT_EQ(lit_png, lit);
+}
+}  // namespace
+
+TEST(Emulator, VgaSignalIsTheFramebufferAt640x480) { expect_vga_640x480(vga_elf_path(), "", 125); }
+
+// The 200 MHz build (FLOCKSCOPE_SYS_CLOCK_KHZ=200000): the same signal from 8 cycles a pixel.
+TEST(Emulator, VgaSignalAt200MHzIsTheFramebufferAt640x480) {
+  expect_vga_640x480(std::string(FLOCKSCOPE_SOURCE_DIR) + "/build-pico/flockscope_pico_emu_vga_200.elf", "--200 ", 200);
 }

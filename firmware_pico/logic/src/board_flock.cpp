@@ -199,47 +199,75 @@ std::uint32_t BoardFlock::cell_x(fix x) const { return grid_line(x.raw, pad_px_,
 std::uint32_t BoardFlock::cell_y(fix y) const { return grid_line(y.raw, pad_px_, inv_cell_, rows_); }
 
 void BoardFlock::begin_step() {
-  // Counting sort of the last state into cell order: the state is scattered into `near`
-  // (Q16.16, as scratch), copied back in grid order, and `near` becomes the Q23.9 snapshot
-  // the neighbour scans read (the previous frame: the update writes only the state).
+  sort_cells(0, n_);
+  sort_scatter();
+  sort_finish(0, n_);
+  sort_sums();
+}
+
+// The counting sort of the last state into cell order, in four parts so that two cores can
+// share the per-boid passes (sort_cells, sort_finish: disjoint ranges, any order) around
+// the serial scatter: the state is scattered into `near` (Q16.16, as scratch), copied
+// back in grid order, and `near` becomes the Q23.9 snapshot the neighbour scans read (the
+// previous frame: the update writes only the state).
+void BoardFlock::sort_cells(std::uint32_t begin, std::uint32_t end) {
+  // cell_y() * cols_ + cell_x(), with the buffers and the grid in locals (kept in
+  // registers, not reloaded from *this after every store).
+  const fix *x = buf_.x, *y = buf_.y;
+  std::uint16_t* cell = buf_.cell;
+  const std::int32_t pad = pad_px_;
+  const std::uint32_t inv = inv_cell_, cols = cols_, rows = rows_;
+  if (end > n_) end = n_;
+  for (std::uint32_t i = begin; i < end; ++i)
+    cell[i] = std::uint16_t(grid_line(y[i].raw, pad, inv, rows) * cols + grid_line(x[i].raw, pad, inv, cols));
+}
+
+void BoardFlock::sort_scatter() {
   const std::uint32_t cells = cols_ * rows_;
   tmpl_always_ = aggregate_on() && templates_ && tmpl_ok_ && agg_min_ == 0;  // make_job's shortcuts
   plain_only_ = !aggregate_on();
   std::uint16_t* start = buf_.cell_start;
+  const std::uint16_t* cell = buf_.cell;
+  const std::uint32_t n = n_;
   for (std::uint32_t c = 0; c <= cells; ++c) start[c] = 0;
-  {
-    // cell_y() * cols_ + cell_x(), with the buffers and the grid in locals (kept in
-    // registers, not reloaded from *this after every store).
-    const fix *x = buf_.x, *y = buf_.y;
-    std::uint16_t* cell = buf_.cell;
-    const std::int32_t pad = pad_px_;
-    const std::uint32_t inv = inv_cell_, cols = cols_, rows = rows_, n = n_;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const std::uint32_t c = grid_line(y[i].raw, pad, inv, rows) * cols + grid_line(x[i].raw, pad, inv, cols);
-      cell[i] = std::uint16_t(c);
-      ++start[c + 1];
-    }
-  }
+  for (std::uint32_t i = 0; i < n; ++i) ++start[cell[i] + 1];
   for (std::uint32_t c = 0; c < cells; ++c) start[c + 1] = std::uint16_t(start[c + 1] + start[c]);
   NearBoid* near = buf_.near;
-  for (std::uint32_t i = 0; i < n_; ++i) {
-    const std::uint32_t k = start[buf_.cell[i]]++;
-    near[k] = {buf_.x[i].raw, buf_.y[i].raw, buf_.vx[i].raw, buf_.vy[i].raw};
-    buf_.sid[k] = buf_.id[i];
+  const fix *x = buf_.x, *y = buf_.y, *vx = buf_.vx, *vy = buf_.vy;
+  const std::uint16_t* id = buf_.id;
+  std::uint16_t* sid = buf_.sid;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t k = start[cell[i]]++;
+    near[k] = {x[i].raw, y[i].raw, vx[i].raw, vy[i].raw};
+    sid[k] = id[i];
   }
   // Each start[c] now points one past cell c, i.e. at the start of c + 1: shift back.
   for (std::uint32_t c = cells; c > 0; --c) start[c] = start[c - 1];
   start[0] = 0;
-  for (std::uint32_t k = 0; k < n_; ++k) {
+}
+
+void BoardFlock::sort_finish(std::uint32_t begin, std::uint32_t end) {
+  NearBoid* near = buf_.near;
+  fix *x = buf_.x, *y = buf_.y, *vx = buf_.vx, *vy = buf_.vy;
+  std::uint16_t* id = buf_.id;
+  const std::uint16_t* sid = buf_.sid;
+  if (end > n_) end = n_;
+  for (std::uint32_t k = begin; k < end; ++k) {
     NearBoid& b = near[k];
-    buf_.x[k].raw = b.x, buf_.y[k].raw = b.y, buf_.vx[k].raw = b.vx, buf_.vy[k].raw = b.vy;
-    buf_.id[k] = buf_.sid[k];
+    x[k].raw = b.x, y[k].raw = b.y, vx[k].raw = b.vx, vy[k].raw = b.vy;
+    id[k] = sid[k];
     b = {round_q9(b.x), round_q9(b.y), round_q9(b.vx), round_q9(b.vy)};
   }
+}
+
+void BoardFlock::sort_sums() {
   // With aggregation: the cells' prefix sums (CellSum) of the snapshot. They may share
   // memory with the sort's scratch (`cell`, `sid`), which is done with by now.
   if (!aggregate_on()) return;
   std::atomic_signal_fence(std::memory_order_seq_cst);  // the scratch's last reads come first
+  const std::uint32_t cells = cols_ * rows_;
+  const std::uint16_t* start = buf_.cell_start;
+  const NearBoid* near = buf_.near;
   CellSum* csum = buf_.cell_sum;
   std::uint32_t ax = 0, ay = 0, avx = 0, avy = 0;
   for (std::uint32_t c = 0, k = 0; c < cells; ++c) {

@@ -67,9 +67,72 @@ void draw_flock(Framebuffer& fb, const BoardFlock& flock) {
     // firmware erases there).
     fb.dot2(round_q9(flock.x(k).raw) >> 9, round_q9(flock.y(k).raw) >> 9);
   }
+  draw_predators(fb, flock);
+}
+
+void draw_predators(Framebuffer& fb, const BoardFlock& flock) {
   for (std::uint32_t i = 0; i < flock.predator_count(); ++i) {
     const int x = flock.predator(i).x.raw >> 16, y = flock.predator(i).y.raw >> 16;
     for (int d = -3; d <= 3; ++d) fb.set(x + d, y), fb.set(x, y + d), fb.set(x + d, y + d), fb.set(x + d, y - d);
+  }
+}
+
+// Both loops pass over every boid (the new positions are not in grid order), so the test
+// for the band is one unsigned compare on the raw coordinate: a dot at pixel row y touches
+// rows y and y + 1, so it is in the band when y is in [y0 - 1, y1). The band is clamped
+// to the screen first, so the row tests below are the clip too.
+namespace {
+template <bool On>
+inline void band_dot(std::uint32_t* words, int x, int y, int y0, int y1) {
+  if (unsigned(x) < unsigned(kFbWidth - 1) && (x & 31) != 31) {
+    const std::uint32_t m = 3u << (x & 31);
+    std::uint32_t* w = words + y * kFbWordsPerRow + (x >> 5);
+    if (y >= y0) On ? (w[0] |= m) : (w[0] &= ~m);
+    if (y + 1 < y1) On ? (w[kFbWordsPerRow] |= m) : (w[kFbWordsPerRow] &= ~m);
+    return;
+  }
+  Framebuffer(words).dot2_rows(x, y, On, y0, y1);  // the screen's left and right edges, rare
+}
+void clamp_band(int& y0, int& y1) {
+  y0 = y0 < 0 ? 0 : y0 > kFbHeight ? kFbHeight : y0;
+  y1 = y1 < y0 ? y0 : y1 > kFbHeight ? kFbHeight : y1;
+}
+}  // namespace
+
+void draw_boids_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1) {
+  clamp_band(y0, y1);
+  if (y0 == 0 && y1 == kFbHeight) {  // the whole screen (one core): dot2() clips alone
+    for (std::uint32_t k = 0; k < flock.size(); ++k)
+      fb.dot2(round_q9(flock.x(k).raw) >> 9, round_q9(flock.y(k).raw) >> 9);
+    return;
+  }
+  const std::uint32_t n = flock.size();
+  const fix *xs = flock.xs(), *ys = flock.ys();
+  std::uint32_t* const words = fb.words();
+  // Pixel row of a Q16.16 y as draw_flock() takes it: round_q9(raw) >> 9, which is
+  // int32(raw + 64) >> 16.
+  const std::uint32_t lo = std::uint32_t(y0 - 1) << 16, span = std::uint32_t(y1 - y0 + 1) << 16;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const std::uint32_t w = std::uint32_t(ys[k].raw) + 64u;
+    if (w - lo >= span) continue;
+    band_dot<true>(words, round_q9(xs[k].raw) >> 9, std::int32_t(w) >> 16, y0, y1);
+  }
+}
+
+void erase_previous_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1) {
+  clamp_band(y0, y1);
+  if (y0 == 0 && y1 == kFbHeight) {
+    for (std::uint32_t k = 0; k < flock.size(); ++k) fb.dot2(flock.previous()[k].x >> 9, flock.previous()[k].y >> 9, false);
+    return;
+  }
+  const std::uint32_t n = flock.size();
+  const NearBoid* prev = flock.previous();
+  std::uint32_t* const words = fb.words();
+  const std::uint32_t lo = std::uint32_t(y0 - 1) << 9, span = std::uint32_t(y1 - y0 + 1) << 9;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const std::uint32_t y9 = std::uint32_t(prev[k].y);
+    if (y9 - lo >= span) continue;
+    band_dot<false>(words, prev[k].x >> 9, std::int32_t(y9) >> 9, y0, y1);
   }
 }
 

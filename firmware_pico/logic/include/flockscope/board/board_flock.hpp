@@ -130,7 +130,15 @@ class BoardFlock {
   // Grows (new boids continue the spawn sequence) or shrinks (highest ids go) the flock.
   void set_count(std::uint32_t n);
 
+  // begin_step() = sort_cells(0, size()); sort_scatter(); sort_finish(0, size());
+  // sort_sums(). Two cores share it by splitting the two per-boid passes into disjoint
+  // ranges (any split, any order within a pass: the same bits); sort_scatter() and
+  // sort_sums() run on one core, each pass after the previous one has ended everywhere.
   void begin_step();
+  void sort_cells(std::uint32_t begin, std::uint32_t end);   // each boid's cell
+  void sort_scatter();                                       // counting sort into `near`
+  void sort_finish(std::uint32_t begin, std::uint32_t end);  // state back, Q23.9 snapshot
+  void sort_sums();                                          // whole cells' prefix sums
   void update(std::uint32_t begin, std::uint32_t end);  // slots of the sorted previous frame
   void end_step();
   void step() {
@@ -154,6 +162,8 @@ class BoardFlock {
   fix vx(std::uint32_t k) const { return buf_.vx[k]; }
   fix vy(std::uint32_t k) const { return buf_.vy[k]; }
   std::uint16_t id(std::uint32_t k) const { return buf_.id[k]; }
+  const fix* xs() const { return buf_.x; }  // x(0) .. x(size() - 1), for tight loops
+  const fix* ys() const { return buf_.y; }
   // Scout group of slot k: 0 none, 1 right, 2 left (ids as in core::scout_group).
   std::uint8_t group(std::uint32_t k) const;
   // Places boid `id` (tests: start from a float engine's state). Slots follow ids.

@@ -49,6 +49,22 @@ class Framebuffer {
         }
       }
   }
+  // dot2() limited to the rows [y0, y1): two cores drawing bands of rows never write the
+  // same word (a word is in one row), so their read-modify-writes cannot race.
+  void dot2_rows(int x, int y, bool on, int y0, int y1) {
+    if (y >= y0 && y + 1 < y1) return dot2(x, y, on);
+    if (y + 1 < y0 || y >= y1) return;
+    const int row = y >= y0 ? y : y + 1;  // the dot's one row inside the band
+    if (unsigned(row) >= unsigned(kFbHeight)) return;
+    for (int dx = 0; dx < 2; ++dx) {
+      const int xx = x + dx;
+      if (unsigned(xx) < unsigned(kFbWidth)) {
+        const std::uint32_t bit = 1u << (xx & 31);
+        std::uint32_t& word = w_[row * kFbWordsPerRow + (xx >> 5)];
+        word = on ? word | bit : word & ~bit;
+      }
+    }
+  }
   // Text in the built-in 3x5 font, each dot scale x scale pixels; returns the end x.
   int text(int x, int y, const char* s, int scale = 2);
   std::uint32_t* words() { return w_; }
@@ -60,6 +76,13 @@ class Framebuffer {
 // Boids as 2x2 dots, predators as 7x7 crosses, and the status line at the top
 // ("N 2000 FPS 30.0 T 125"): the lab's boid count, frame rate and elapsed seconds.
 void draw_flock(Framebuffer& fb, const BoardFlock& flock);
+void draw_predators(Framebuffer& fb, const BoardFlock& flock);  // draw_flock()'s crosses
+// The boids' dots of draw_flock() (no predators) in the rows [y0, y1) only: the bands of
+// a split of the screen together draw what draw_flock() draws (one band per core).
+void draw_boids_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1);
+// Clears the dots of the previous frame (BoardFlock::previous(), the snapshot the
+// firmware drew last frame) in the rows [y0, y1) only.
+void erase_previous_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1);
 void draw_status(Framebuffer& fb, std::uint32_t boids, float fps, std::uint32_t elapsed_s);
 
 // Formats "N <boids> FPS <fps> T <s>" without printf (no libc formatting on the board).
