@@ -7,6 +7,9 @@
 #   flockscope_pico_emu2.elf / .uf2 two cores, no VGA (the two-core emulator measurement)
 #   flockscope_pico_emu_vga.elf     the board with the emulator's switches (its VGA signal
 #                                   decoded in the emulator: emulator/vga.mjs)
+#   lab_minimal.elf / .uf2          the lab-style example (examples/lab_minimal/: one core,
+#                                   fix15, only the link library protocol/pico)
+#   lab_minimal_emu.elf             the same for the emulator
 #   bootrom.bin                     the emulator's boot ROM stand-in (emulator/bootrom.S)
 #
 #   firmware_pico/build.sh [-j N]
@@ -42,4 +45,4 @@ arm-none-eabi-gcc -mcpu=cortex-m0plus -mthumb -nostdlib -nostartfiles -Wl,-Ttext
 arm-none-eabi-objcopy -O binary --pad-to 0x4000 "$out/bootrom.elf" "$out/bootrom.bin"
 
 ls -l "$out"/flockscope_pico.elf "$out"/flockscope_pico.uf2 "$out"/flockscope_pico_emu.elf \
-  "$out"/flockscope_pico_emu2.elf "$out"/bootrom.bin
+  "$out"/flockscope_pico_emu2.elf "$out"/lab_minimal.uf2 "$out"/lab_minimal_emu.elf "$out"/bootrom.bin
