@@ -5,7 +5,8 @@
 // writes DIR/metrics.csv (the columns of `flockscope run`, one row per board frame) and
 // DIR/link.json (the link's counters, the board's hello, each change's round trip).
 //
-// Exit status: 0 done; 1 the board did not answer, rejected a change, sent no frames or
+// Exit status: 0 done; 1 the board did not answer, rejected a change (or lacks the parameter:
+// a board may expose only some of the table), sent no frames or
 // speaks another protocol version; 2 bad arguments.
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -72,6 +74,7 @@ class Mirror {
       Params q = *board_params_;
       if (auto err = apply_assignment(q, s)) throw Failure{2, "--set " + s + ": " + *err};
       if (!def) throw Failure{2, "--set " + s + ": unknown parameter"};
+      if (!on_board_.count(def->id)) throw Failure{1, "--set " + s + ": " + std::string(def->name) + " is not on this board (it has: " + on_board_names() + ")"};
       const double v = get_param(q, *def);
       const std::uint32_t req = link_.change_param(def->id, link::to_wire(*def, v));
       const link::RequestDone d = wait_for(req);
@@ -174,6 +177,12 @@ class Mirror {
       changes.push_back({{"name", ch.name}, {"asked", ch.asked}, {"in_force", ch.in_force}, {"status", ch.status}, {"rtt_ms", ch.rtt_ms}});
     j["changes"] = changes;
     if (board_params_) j["params"] = params_to_json(*board_params_);
+    // The parameters the board has (a board may expose only some of the table; "params"
+    // shows the others at this app's defaults).
+    nlohmann::json on_board = nlohmann::json::array();
+    for (const ParamDef& d : param_table())
+      if (on_board_.count(d.id)) on_board.push_back(std::string(d.name));
+    j["on_board"] = on_board;
     write_text_file(dir / "link.json", j.dump(2) + "\n");
   }
 
@@ -191,6 +200,13 @@ class Mirror {
     char b[32];
     std::snprintf(b, sizeof b, "%g", s);
     return b;
+  }
+
+  std::string on_board_names() const {
+    std::string out;
+    for (const ParamDef& d : param_table())
+      if (on_board_.count(d.id)) out += (out.empty() ? "" : ", ") + std::string(d.name);
+    return out;
   }
 
   void pump(std::chrono::milliseconds wait) {
@@ -220,6 +236,8 @@ class Mirror {
     } else if (auto* p = std::get_if<link::BoardParams>(&e)) {
       std::string flagged;
       board_params_ = link::params_from_wire(p->params, Params{}, &flagged);
+      on_board_.clear();
+      for (const protocol::Param& w : p->params) on_board_.insert(w.id);
       if (!flagged.empty() && !args_.quiet)
         std::printf("flockscope mirror: the board reports values outside this app's ranges: %s\n", flagged.c_str());
     } else if (auto* f = std::get_if<link::MirroredFrame>(&e)) {
@@ -249,6 +267,7 @@ class Mirror {
   MirrorArgs args_;
   BoardLink link_;
   std::optional<Params> board_params_;
+  std::set<std::uint16_t> on_board_;  // ids of the board's parameter set
   std::vector<Change> changes_;
   std::vector<std::string> rows_;
   std::unique_ptr<RecordingWriter> recorder_;

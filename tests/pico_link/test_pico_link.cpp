@@ -95,6 +95,7 @@ TEST(PicoLink, MirrorSetsVisualRangeOnTheCBoardAndRecordsEveryFrame) {
   const auto j = nlohmann::json::parse(std::ifstream(out / "link.json"));
   EXPECT_EQ(j["board"]["name"], "tiny-c-board");
   EXPECT_EQ(j["board"]["max_boids"], MAX_BOIDS);
+  EXPECT_EQ(j["on_board"], nlohmann::json({"visualRange", "protectedRange", "turnfactor", "maxspeed", "minspeed"}));
   ASSERT_EQ(j["changes"].size(), 2u);
   EXPECT_EQ(j["changes"][0]["name"], "visualRange");
   EXPECT_EQ(j["changes"][0]["in_force"], "30");
@@ -119,6 +120,15 @@ TEST(PicoLink, ChangesTheBoardRefusesComeBackWithItsReason) {
   EXPECT_NE(output.find("the board rejected visualRange=190: out of range (it keeps 40)"), std::string::npos) << output;
   EXPECT_EQ(run("mirror --port " + b.pty.path + " --seconds 1 --set protectedRange=50 --out " + out.string(), output), 1);
   EXPECT_NE(output.find("the board rejected protectedRange=50: invalid (it keeps 8)"), std::string::npos) << output;
+  // Not on this board: refused by the app before anything is sent.
+  EXPECT_EQ(run("mirror --port " + b.pty.path + " --seconds 1 --set centeringfactor=0.001 --out " + out.string(), output), 1);
+  EXPECT_NE(output.find("--set centeringfactor=0.001: centeringfactor is not on this board (it has: visualRange, "
+                        "protectedRange, turnfactor, maxspeed, minspeed)"),
+            std::string::npos)
+      << output;
+  b.stop = 1;
+  b.t.join();
+  EXPECT_EQ(fsl_get_counters().requests, 2u);  // the two rejected above; nothing for centeringfactor
   fs::remove_all(out);
 }
 
