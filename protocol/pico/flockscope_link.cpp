@@ -132,8 +132,9 @@ bool fits(fsl_format f, double v) {
   return v >= -2147483648.0 && v <= 2147483647.0;
 }
 
-// Everything a change must pass before anything is written. `out` gets the value.
-Status check_change(const proto::Param& w, Exposed*& p, double& out) {
+// Everything a change must pass before anything is written. `out` gets the value. Without
+// `call_check` the firmware's callback is skipped (a param_set's second pass: already asked).
+Status check_change(const proto::Param& w, Exposed*& p, double& out, bool call_check = true) {
   p = exposed(w.id);
   if (!p) return Status::kUnknownId;
   if (w.value.type != p->row->type) return Status::kWrongType;
@@ -149,7 +150,7 @@ Status check_change(const proto::Param& w, Exposed*& p, double& out) {
   }
   if (!(v >= p->row->min && v <= p->row->max)) return Status::kOutOfRange;  // NaN too
   if (!fits(p->format, v)) return Status::kOutOfRange;
-  if (p->check) {
+  if (p->check && call_check) {
     const fsl_status s = p->check(p->row->name, v);
     if (s != FSL_OK) return static_cast<Status>(s);
   }
@@ -432,16 +433,22 @@ void handle(const Message& m) {
     case MsgType::kParamSet: {  // all or nothing: everything checked before anything is written
       ++g.counters.requests;
       const auto& s = m.param_set;
-      double values[proto::kMaxParamsPerFrame];
-      Exposed* targets[proto::kMaxParamsPerFrame];
+      // Two passes over the same checks rather than 64 values kept aside: the RP2040's stack
+      // is 2 KiB, shared with the firmware.
       for (std::size_t i = 0; i < s.count; ++i) {
-        const Status st = check_change(s.params[i], targets[i], values[i]);
+        Exposed* p = nullptr;
+        double v = 0;
+        const Status st = check_change(s.params[i], p, v);
         if (st != Status::kOk) {
-          ack(m, st, s.params[i].id, targets[i] ? current(*targets[i]) : ParamValue::of_int(0));
+          ack(m, st, s.params[i].id, p ? current(*p) : ParamValue::of_int(0));
           return;
         }
       }
-      for (std::size_t i = 0; i < s.count; ++i) write_value(*targets[i], values[i]);
+      for (std::size_t i = 0; i < s.count; ++i) {
+        Exposed* p = nullptr;
+        double v = 0;
+        if (check_change(s.params[i], p, v, false) == Status::kOk) write_value(*p, v);
+      }
       ack(m, Status::kOk, 0, ParamValue::of_int(s.count));
       return;
     }

@@ -165,8 +165,20 @@ TEST(PicoLink, HostileHostNeverStopsTheFrameAndGetsReasons) {
                          std::numeric_limits<double>::quiet_NaN())), 4));
   put(pty.host, wire(proto::make_command(proto::CommandId::kSetBoidCount, 5000), 5));
   put(pty.host, wire(proto::make_param_change(7, proto::ParamValue::of_real(25.0)), 6));
+  // A preset: all or nothing (maxspeed 2000 is outside the table), then one that fits.
+  proto::Message preset{};
+  preset.type = proto::MsgType::kParamSet;
+  preset.version = proto::kProtocolVersion;
+  preset.param_set.total = preset.param_set.count = 2;
+  preset.param_set.params[0] = {8, proto::ParamValue::of_real(5.0)};
+  preset.param_set.params[1] = {17, proto::ParamValue::of_real(2000.0)};
+  put(pty.host, wire(preset, 7));
+  preset.param_set.params[1] = {17, proto::ParamValue::of_real(5.5)};
+  put(pty.host, wire(preset, 8));
   for (int i = 0; i < 40; ++i) tiny_board_frame();
   EXPECT_EQ(visualRange, 25 << 15);
+  EXPECT_EQ(protectedRange, 5 << 15);
+  EXPECT_EQ(maxspeed, 11 << 14);
   // The board's answers, in order.
   proto::StaticDecoder<> dec;
   proto::Message m{};
@@ -191,7 +203,7 @@ TEST(PicoLink, HostileHostNeverStopsTheFrameAndGetsReasons) {
   EXPECT_EQ(hellos, 2);  // on connect, and the answer to the app's hello
   EXPECT_EQ(params, 1);
   EXPECT_GT(states, 0);
-  ASSERT_EQ(acks.size(), 6u);
+  ASSERT_EQ(acks.size(), 8u);
   EXPECT_EQ(acks[0].status, proto::Status::kOutOfRange);
   EXPECT_EQ(acks[0].value.as_real(), 40.0);  // the unchanged value
   EXPECT_EQ(acks[1].status, proto::Status::kWrongType);
@@ -200,15 +212,19 @@ TEST(PicoLink, HostileHostNeverStopsTheFrameAndGetsReasons) {
   EXPECT_EQ(acks[4].status, proto::Status::kOutOfRange);  // above capacity
   EXPECT_EQ(acks[5].status, proto::Status::kOk);
   EXPECT_EQ(acks[5].value.as_real(), 25.0);
+  EXPECT_EQ(acks[6].status, proto::Status::kOutOfRange);
+  EXPECT_EQ(acks[6].subject, 17);
+  EXPECT_EQ(acks[7].status, proto::Status::kOk);
+  EXPECT_EQ(acks[7].value.as_int(), 2);
   const fsl_counters c = fsl_get_counters();
   EXPECT_GT(c.rx_errors, 0u);  // the garbage and the half frame
-  EXPECT_EQ(c.rejected, 5u);
-  EXPECT_EQ(c.accepted, 1u);
+  EXPECT_EQ(c.rejected, 6u);
+  EXPECT_EQ(c.accepted, 2u);
 
   // A flood with a request at its end: every poll takes a bounded share, frames go on, and
   // the request is answered once the board has worked through the flood.
   std::vector<std::uint8_t> flood(64 * 1024, 0x55);
-  const auto request = wire(proto::make_param_change(7, proto::ParamValue::of_real(33.0)), 7);
+  const auto request = wire(proto::make_param_change(7, proto::ParamValue::of_real(33.0)), 9);
   flood.insert(flood.end(), request.begin(), request.end());
   std::size_t sent = 0;
   int frames = 0;
