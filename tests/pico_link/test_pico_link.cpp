@@ -68,8 +68,8 @@ struct RunningBoard {
   Pty pty;
   volatile int stop = 0;
   std::thread t;
-  explicit RunningBoard(int boids) {
-    if (!tiny_board_init(pty.board, boids)) return;
+  explicit RunningBoard(int n) {
+    if (!tiny_board_init(pty.board, n)) return;
     t = std::thread([this] { tiny_board_run(&stop); });
   }
   ~RunningBoard() {
