@@ -12,7 +12,8 @@
 // the mirror goes on.
 //
 // Exit status: 0 done (also when a signal ended it early); 1 the board did not answer,
-// rejected a change, sent no frames or speaks another protocol version; 2 bad arguments.
+// rejected a change or lacks the parameter (a board may expose only some of the table),
+// sent no frames or speaks another protocol version; 2 bad arguments.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
@@ -27,6 +28,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -202,6 +204,7 @@ class Mirror {
       Params q = *board_params_;
       if (auto err = apply_assignment(q, s)) throw Failure{2, "--set " + s + ": " + *err};
       if (!def) throw Failure{2, "--set " + s + ": unknown parameter"};
+      if (!on_board_.count(def->id)) throw Failure{1, "--set " + s + ": " + std::string(def->name) + " is not on this board (it has: " + on_board_names() + ")"};
       const double v = get_param(q, *def);
       const std::uint32_t req = link_.change_param(def->id, link::to_wire(*def, v));
       const link::RequestDone d = wait_for(req);
@@ -348,6 +351,12 @@ class Mirror {
     }
     if (!args_.record.empty())
       j["recording"] = {{"file", args_.record}, {"frames", recorded_frames_}, {"stopped", record_error_}};
+    // The parameters the board has (a board may expose only some of the table; "params"
+    // shows the others at this app's defaults).
+    nlohmann::json on_board = nlohmann::json::array();
+    for (const ParamDef& d : param_table())
+      if (on_board_.count(d.id)) on_board.push_back(std::string(d.name));
+    j["on_board"] = on_board;
     write_text_file(out_ / "link.json", j.dump(2) + "\n");
   }
 
@@ -365,6 +374,13 @@ class Mirror {
     char b[32];
     std::snprintf(b, sizeof b, "%.3g", s);
     return b;
+  }
+
+  std::string on_board_names() const {
+    std::string out;
+    for (const ParamDef& d : param_table())
+      if (on_board_.count(d.id)) out += (out.empty() ? "" : ", ") + std::string(d.name);
+    return out;
   }
 
   void pump(std::chrono::milliseconds wait) {
@@ -394,6 +410,8 @@ class Mirror {
     } else if (auto* p = std::get_if<link::BoardParams>(&e)) {
       flagged_.clear();
       board_params_ = link::params_from_wire(p->params, Params{}, &flagged_);
+      on_board_.clear();
+      for (const protocol::Param& w : p->params) on_board_.insert(w.id);
       if (!flagged_.empty() && !args_.quiet)
         std::printf("flockscope mirror: the board reports values outside this app's ranges: %s\n", link::describe(flagged_).c_str());
     } else if (auto* f = std::get_if<link::MirroredFrame>(&e)) {
@@ -486,6 +504,7 @@ class Mirror {
   BoardLink link_;
   std::optional<Params> board_params_;
   std::vector<link::FlaggedParam> flagged_;
+  std::set<std::uint16_t> on_board_;  // ids of the board's parameter set
   std::vector<Change> changes_;
   std::ofstream csv_;
   bool csv_opened_ = false;

@@ -9,6 +9,9 @@
 #                                   decoded in the emulator: emulator/vga.mjs)
 #   flockscope_pico_200.elf / .uf2, flockscope_pico_emu_vga_200.elf
 #                                   the same two at a 200 MHz system clock
+#   lab_minimal.elf / .uf2          the lab-style example (examples/lab_minimal/: one core,
+#                                   fix15, only the link library protocol/pico)
+#   lab_minimal_emu.elf             the same for the emulator
 #   bootrom.bin                     the emulator's boot ROM stand-in (emulator/bootrom.S)
 #
 #   firmware_pico/build.sh [-j N]
@@ -45,4 +48,4 @@ arm-none-eabi-objcopy -O binary --pad-to 0x4000 "$out/bootrom.elf" "$out/bootrom
 
 ls -l "$out"/flockscope_pico.elf "$out"/flockscope_pico.uf2 "$out"/flockscope_pico_emu.elf \
   "$out"/flockscope_pico_emu2.elf "$out"/flockscope_pico_200.uf2 "$out"/flockscope_pico_emu_vga_200.elf \
-  "$out"/bootrom.bin
+  "$out"/lab_minimal.uf2 "$out"/lab_minimal_emu.elf "$out"/bootrom.bin

@@ -10,6 +10,9 @@
 
 #define FLOCKSCOPE_USB_VID 0x2E8A
 #define FLOCKSCOPE_USB_PID 0x000A
+#ifndef FLOCKSCOPE_USB_PRODUCT  // the lab firmware's link library names its own board
+#define FLOCKSCOPE_USB_PRODUCT "flockscope pico-vga board"
+#endif
 
 enum { ITF_CDC_NOTIF = 0, ITF_CDC_DATA, ITF_COUNT };
 enum { STR_LANG = 0, STR_MANUFACTURER, STR_PRODUCT, STR_SERIAL, STR_CDC };
@@ -64,7 +67,7 @@ const uint16_t* tud_descriptor_string_cb(uint8_t index, uint16_t langid) {
       string_buf[0] = (uint16_t)((TUSB_DESC_STRING << 8) | (2 * n + 2));
       return string_buf;
     case STR_MANUFACTURER: s = "flockscope"; break;
-    case STR_PRODUCT: s = "flockscope pico-vga board"; break;
+    case STR_PRODUCT: s = FLOCKSCOPE_USB_PRODUCT; break;
     case STR_SERIAL:
 #ifndef FLOCKSCOPE_NO_UNIQUE_ID
       pico_get_unique_board_id_string(serial, sizeof serial);

@@ -45,6 +45,9 @@ class BoidSource {
   // Scout group per boid in storage order (0 none, 1 right, 2 left) when the source knows
   // groups rather than ids (a board sends them); nullptr otherwise.
   virtual const std::uint8_t* groups() const { return nullptr; }
+  // Whether the source has this parameter: a board may expose only some of the table (its
+  // parameter set lists them); the window greys the others and never sends them.
+  virtual bool has_param(std::uint16_t /*id*/) const { return true; }
   // A parameter change sent but not yet confirmed (a board's acknowledgement pending).
   virtual bool param_pending(std::uint16_t /*id*/) const { return false; }
   // Bumps whenever the parameters changed from the source's side (a board's parameter set

@@ -444,6 +444,8 @@ void GuiApp::parameter_widgets() {
     const bool reset_only = d.apply == Apply::Reset;
     const bool pending = reset_only && get_param(edit_, d) != get_param(active, d);
     const bool in_flight = source_->param_pending(d.id);  // sent to a board, not acknowledged yet
+    const bool absent = !source_->has_param(d.id);      // a board without this parameter
+    ImGui::BeginDisabled(absent);
     double v = get_param(edit_, d);
     bool changed = false;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
@@ -491,7 +493,7 @@ void GuiApp::parameter_widgets() {
     }
     ImGui::PopStyleColor(styled);
     remember("param:" + name);
-    if (ImGui::IsItemHovered()) {
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
       ImGui::TextUnformatted(d.help.data(), d.help.data() + d.help.size());
@@ -501,7 +503,9 @@ void GuiApp::parameter_widgets() {
       ImGui::EndTooltip();
     }
     ImGui::SameLine();
-    if (in_flight)
+    if (absent)
+      ImGui::TextDisabled("%s (not on the board)", name.c_str());
+    else if (in_flight)
       ImGui::TextColored(ImVec4(0.5f, 0.75f, 1, 1), "%s (sent)", name.c_str());
     else if (reset_only)
       ImGui::TextColored(kReset, "%s%s", name.c_str(), pending ? " *" : "");
@@ -513,6 +517,7 @@ void GuiApp::parameter_widgets() {
       else
         params_changed_ = true;
     }
+    ImGui::EndDisabled();
     ImGui::PopID();
   }
     ImGui::TreePop();

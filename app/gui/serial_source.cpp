@@ -28,6 +28,7 @@ void SerialSource::set_params(const Params& p) {
   for (const ParamDef& d : param_table()) {
     const double v = get_param(p, d);
     if (v == get_param(requested_, d)) continue;
+    if (!on_board_.count(d.id)) continue;  // not on this board: never sent
     if (set_param(requested_, d, v)) continue;  // the table refuses it: never sent
     const std::uint32_t r = link_.change_param(d.id, link::to_wire(d, v));
     pending_[r] = {d.id, {}};
@@ -80,6 +81,8 @@ void SerialSource::on_event(link::LinkEvent& e, bool& moved) {
   } else if (auto* p = std::get_if<link::BoardParams>(&e)) {
     std::vector<link::FlaggedParam> flagged;
     board_ = link::params_from_wire(p->params, board_, &flagged);
+    on_board_.clear();
+    for (const protocol::Param& w : p->params) on_board_.insert(w.id);
     requested_ = board_;
     pending_ids_.clear();
     have_params_ = true;

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "board_link.hpp"
@@ -38,6 +39,7 @@ class SerialSource final : public BoidSource {
   bool editable() const override { return connected(); }
   bool live() const override { return true; }
   bool param_pending(std::uint16_t id) const override { return pending_ids_.count(id) > 0; }
+  bool has_param(std::uint16_t id) const override { return !have_params_ || on_board_.count(id) > 0; }
   std::uint64_t params_revision() const override { return revision_; }
   std::vector<Note> take_notes() override;
 
@@ -77,6 +79,7 @@ class SerialSource final : public BoidSource {
     protocol::CommandId command{};
   };
   std::map<std::uint32_t, Sent> pending_;    // request number -> what it was
+  std::set<std::uint16_t> on_board_;         // the ids of the board's parameter set
   std::map<std::uint16_t, int> pending_ids_; // parameter id -> requests in flight
   std::uint64_t revision_ = 0;
   std::vector<Note> notes_;

@@ -1,0 +1,242 @@
+// flockscope_link (protocol/pico) in its host build: the lab example's flock behind the C
+// library on a pseudo-terminal (tiny_board.c, compiled as C), mirrored and steered by the
+// real `flockscope mirror`; and a hostile host writing garbage, half frames, out-of-range
+// values and a flood straight into the board's port.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <pty.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "flock.h"
+#include "flockscope/protocol/protocol.hpp"
+#include "tiny_board.h"
+
+namespace fs = std::filesystem;
+namespace proto = flockscope::protocol;
+
+namespace {
+
+struct Pty {
+  int board = -1, host = -1;
+  std::string path;
+  Pty() {
+    char name[256];
+    if (openpty(&board, &host, name, nullptr, nullptr) != 0) return;
+    termios t{};
+    tcgetattr(host, &t);
+    cfmakeraw(&t);
+    tcsetattr(host, TCSANOW, &t);
+    path = name;
+  }
+  ~Pty() {
+    if (board >= 0) close(board);
+    if (host >= 0) close(host);
+  }
+};
+
+int run(const std::string& args, std::string& output) {
+  const fs::path log = fs::temp_directory_path() / ("flockscope-pico-link-log-" + std::to_string(getpid()));
+  const int rc = std::system((std::string(FLOCKSCOPE_BIN) + " " + args + " > " + log.string() + " 2>&1").c_str());
+  std::ifstream in(log);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  output = ss.str();
+  fs::remove(log);
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+std::size_t lines(const fs::path& f) {
+  std::ifstream in(f);
+  std::size_t n = 0;
+  for (std::string s; std::getline(in, s);) ++n;
+  return n;
+}
+
+// The tiny board running in a thread at 30 fps on the pty.
+struct RunningBoard {
+  Pty pty;
+  volatile int stop = 0;
+  std::thread t;
+  explicit RunningBoard(int n) {
+    if (!tiny_board_init(pty.board, n)) return;
+    t = std::thread([this] { tiny_board_run(&stop); });
+  }
+  ~RunningBoard() {
+    stop = 1;
+    if (t.joinable()) t.join();
+  }
+};
+
+}  // namespace
+
+TEST(PicoLink, MirrorSetsVisualRangeOnTheCBoardAndRecordsEveryFrame) {
+  RunningBoard b(150);
+  ASSERT_TRUE(b.t.joinable()) << "tiny_board_init refused the configuration";
+  const fs::path out = fs::temp_directory_path() / ("flockscope-pico-link-" + std::to_string(getpid()));
+  fs::remove_all(out);
+  std::string output;
+  const int rc = run("mirror --port " + b.pty.path + " --seconds 3 --set visualRange=30 --set maxspeed=4 --out " +
+                         out.string(),
+                     output);
+  b.stop = 1;
+  b.t.join();
+  ASSERT_EQ(rc, 0) << output;
+  const auto j = nlohmann::json::parse(std::ifstream(out / "link.json"));
+  EXPECT_EQ(j["board"]["name"], "tiny-c-board");
+  EXPECT_EQ(j["board"]["max_boids"], MAX_BOIDS);
+  EXPECT_EQ(j["on_board"], nlohmann::json({"visualRange", "protectedRange", "turnfactor", "maxspeed", "minspeed"}));
+  ASSERT_EQ(j["changes"].size(), 2u);
+  EXPECT_EQ(j["changes"][0]["name"], "visualRange");
+  EXPECT_EQ(j["changes"][0]["in_force"], "30");
+  EXPECT_EQ(j["changes"][1]["in_force"], "4");
+  EXPECT_EQ(visualRange, 30 << 15);  // the C variable itself
+  EXPECT_EQ(maxspeed, 4 << 15);
+  const auto& f = j["frames"];
+  EXPECT_GE(f["received"].get<int>(), 30);
+  EXPECT_EQ(f["boids"], 150);
+  EXPECT_EQ(j["link"]["bad_crc"], 0);
+  EXPECT_EQ(lines(out / "metrics.csv"), f["received"].get<std::size_t>() + 1);  // a row per board frame
+  fs::remove_all(out);
+}
+
+TEST(PicoLink, ChangesTheBoardRefusesComeBackWithItsReason) {
+  RunningBoard b(50);
+  ASSERT_TRUE(b.t.joinable());
+  const fs::path out = fs::temp_directory_path() / ("flockscope-pico-link-r-" + std::to_string(getpid()));
+  std::string output;
+  // The example's check callback: fix15 squares need visualRange below 181 px.
+  EXPECT_EQ(run("mirror --port " + b.pty.path + " --seconds 1 --set visualRange=190 --out " + out.string(), output), 1);
+  EXPECT_NE(output.find("the board rejected visualRange=190: out of range (it keeps 40)"), std::string::npos) << output;
+  EXPECT_EQ(run("mirror --port " + b.pty.path + " --seconds 1 --set protectedRange=50 --out " + out.string(), output), 1);
+  EXPECT_NE(output.find("the board rejected protectedRange=50: invalid (it keeps 8)"), std::string::npos) << output;
+  // Not on this board: refused by the app before anything is sent.
+  EXPECT_EQ(run("mirror --port " + b.pty.path + " --seconds 1 --set centeringfactor=0.001 --out " + out.string(), output), 1);
+  EXPECT_NE(output.find("--set centeringfactor=0.001: centeringfactor is not on this board (it has: visualRange, "
+                        "protectedRange, turnfactor, maxspeed, minspeed)"),
+            std::string::npos)
+      << output;
+  b.stop = 1;
+  b.t.join();
+  EXPECT_EQ(fsl_get_counters().requests, 2u);  // the two rejected above; nothing for centeringfactor
+  fs::remove_all(out);
+}
+
+namespace {
+std::vector<std::uint8_t> wire(proto::Message m, std::uint16_t seq) {
+  m.seq = seq;
+  std::vector<std::uint8_t> out(proto::kMaxWireSize);
+  out.resize(proto::encode(m, out));
+  return out;
+}
+void put(int fd, const std::vector<std::uint8_t>& bytes) {
+  for (std::size_t off = 0; off < bytes.size();) {
+    const ssize_t w = write(fd, bytes.data() + off, bytes.size() - off);
+    if (w <= 0) break;
+    off += std::size_t(w);
+  }
+}
+}  // namespace
+
+TEST(PicoLink, HostileHostNeverStopsTheFrameAndGetsReasons) {
+  Pty pty;
+  ASSERT_TRUE(tiny_board_init(pty.board, 100));
+  fcntl(pty.host, F_SETFL, fcntl(pty.host, F_GETFL) | O_NONBLOCK);
+  std::vector<std::uint8_t> garbage(3000);
+  for (std::size_t i = 0; i < garbage.size(); ++i) garbage[i] = std::uint8_t(i * 37 + 11);
+  put(pty.host, garbage);
+  auto hello = wire(proto::make_hello(proto::Role::kApp, 0, 1, 0, 100000, 0x1FF, "hostile"), 0);
+  put(pty.host, {hello.begin(), hello.begin() + 9});  // half a frame, then a real one
+  put(pty.host, hello);
+  put(pty.host, wire(proto::make_param_change(7, proto::ParamValue::of_real(5000.0)), 1));  // table ok, check no
+  put(pty.host, wire(proto::make_param_change(7, proto::ParamValue::of_int(30)), 2));       // wrong type
+  put(pty.host, wire(proto::make_param_change(9, proto::ParamValue::of_real(0.001)), 3));   // not on this board
+  put(pty.host, wire(proto::make_param_change(7, proto::ParamValue::of_real(
+                         std::numeric_limits<double>::quiet_NaN())), 4));
+  put(pty.host, wire(proto::make_command(proto::CommandId::kSetBoidCount, 5000), 5));
+  put(pty.host, wire(proto::make_param_change(7, proto::ParamValue::of_real(25.0)), 6));
+  // A preset: all or nothing (maxspeed 2000 is outside the table), then one that fits.
+  proto::Message preset{};
+  preset.type = proto::MsgType::kParamSet;
+  preset.version = proto::kProtocolVersion;
+  preset.param_set.total = preset.param_set.count = 2;
+  preset.param_set.params[0] = {8, proto::ParamValue::of_real(5.0)};
+  preset.param_set.params[1] = {17, proto::ParamValue::of_real(2000.0)};
+  put(pty.host, wire(preset, 7));
+  preset.param_set.params[1] = {17, proto::ParamValue::of_real(5.5)};
+  put(pty.host, wire(preset, 8));
+  for (int i = 0; i < 40; ++i) tiny_board_frame();
+  EXPECT_EQ(visualRange, 25 << 15);
+  EXPECT_EQ(protectedRange, 5 << 15);
+  EXPECT_EQ(maxspeed, 11 << 14);
+  // The board's answers, in order.
+  proto::StaticDecoder<> dec;
+  proto::Message m{};
+  std::vector<proto::Ack> acks;
+  int hellos = 0, states = 0, params = 0;
+  std::uint8_t buf[4096];
+  for (ssize_t n; (n = read(pty.host, buf, sizeof buf)) > 0;) {
+    std::span<const std::uint8_t> in(buf, std::size_t(n));
+    while (dec.next(in, m)) {
+      if (m.type == proto::MsgType::kAck) acks.push_back(m.ack);
+      hellos += m.type == proto::MsgType::kHello;
+      states += m.type == proto::MsgType::kFlockState;
+      if (m.type == proto::MsgType::kParamSet) {
+        ++params;
+        EXPECT_EQ(m.param_set.total, 5);  // exactly the exposed ones, ascending id
+        EXPECT_EQ(m.param_set.params[0].id, 7);
+        EXPECT_EQ(m.param_set.params[4].id, 18);
+      }
+    }
+  }
+  EXPECT_EQ(dec.stats().bad_crc, 0u);
+  EXPECT_EQ(hellos, 2);  // on connect, and the answer to the app's hello
+  EXPECT_EQ(params, 1);
+  EXPECT_GT(states, 0);
+  ASSERT_EQ(acks.size(), 8u);
+  EXPECT_EQ(acks[0].status, proto::Status::kOutOfRange);
+  EXPECT_EQ(acks[0].value.as_real(), 40.0);  // the unchanged value
+  EXPECT_EQ(acks[1].status, proto::Status::kWrongType);
+  EXPECT_EQ(acks[2].status, proto::Status::kUnknownId);
+  EXPECT_EQ(acks[3].status, proto::Status::kOutOfRange);  // NaN
+  EXPECT_EQ(acks[4].status, proto::Status::kOutOfRange);  // above capacity
+  EXPECT_EQ(acks[5].status, proto::Status::kOk);
+  EXPECT_EQ(acks[5].value.as_real(), 25.0);
+  EXPECT_EQ(acks[6].status, proto::Status::kOutOfRange);
+  EXPECT_EQ(acks[6].subject, 17);
+  EXPECT_EQ(acks[7].status, proto::Status::kOk);
+  EXPECT_EQ(acks[7].value.as_int(), 2);
+  const fsl_counters c = fsl_get_counters();
+  EXPECT_GT(c.rx_errors, 0u);  // the garbage and the half frame
+  EXPECT_EQ(c.rejected, 6u);
+  EXPECT_EQ(c.accepted, 2u);
+
+  // A flood with a request at its end: every poll takes a bounded share, frames go on, and
+  // the request is answered once the board has worked through the flood.
+  std::vector<std::uint8_t> flood(64 * 1024, 0x55);
+  const auto request = wire(proto::make_param_change(7, proto::ParamValue::of_real(33.0)), 9);
+  flood.insert(flood.end(), request.begin(), request.end());
+  std::size_t sent = 0;
+  int frames = 0;
+  for (; frames < 400 && visualRange != (33 << 15); ++frames) {
+    const ssize_t w = sent < flood.size() ? write(pty.host, flood.data() + sent, flood.size() - sent) : 0;
+    if (w > 0) sent += std::size_t(w);
+    tiny_board_frame();
+    while (read(pty.host, buf, sizeof buf) > 0) {
+    }
+  }
+  EXPECT_EQ(sent, flood.size());
+  // fsl_poll reads at most 1 KiB a call: the flood takes about 64 frames, not one long stall.
+  EXPECT_GE(frames, 60);
+  EXPECT_EQ(visualRange, 33 << 15);
+}
