@@ -471,12 +471,12 @@ TEST(SweepFiles, SpecRoundTripsThroughJson) {
 }
 
 TEST(Sweep, NaiveHeadingAveragesTheNaiveBoidsXHeadingOverTheWindow) {
-  // Every rule off, no margins or speed limits: velocities never change, so the naive boids'
+  // Every rule off, no wall turns or speed limits: velocities never change, so the naive boids'
   // mean x-heading is the same at every step and can be read off the spawned state.
   Params p;
   p.width = p.height = 100000;
   p.leftmargin = p.rightmargin = p.topmargin = p.bottommargin = 0;
-  p.minspeed = 0, p.maxspeed = 1000, p.predators = 0, p.boids = 20;
+  p.minspeed = 0, p.maxspeed = 1000, p.predators = 0, p.boids = 20, p.turnfactor = 0;
   p.cohesion = p.alignment = p.separation = false;
   p.scouts1 = 5, p.biasval = 0;  // scouts with no pull: they must not count
   const FlockSnapshot s0 = Flock(p).snapshot();
