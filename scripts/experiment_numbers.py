@@ -5,11 +5,12 @@
   experiment_numbers.py seeds LABEL DIR ...      the same preset over several seeds
   experiment_numbers.py views LABEL=DIR ...      polarisation range and final diameter
   experiment_numbers.py sweep DIR KEY            a sweep's runs.csv summarised per value of KEY
+  experiment_numbers.py formation DIR            a sweep's formation times and diameters
   experiment_numbers.py check-literal DIR ...    exits 1 unless the runs reach one flock in at
                                                  least 80 % of them and hold more boids at the
                                                  walls x = 0, y = 0 than at x = W, y = H
 
-Per run: the clusters (the run's vision as link radius, metrics.csv) from t = 50 on, the first
+Per run: the clusters (the run's vision as link radius, as metrics.csv counts them) from t = 50 on, the first
 time the boids are one cluster, the diameter from t = 50 on, the centroid's range from t = 50
 on, and at the last step how many boids are within 10 px of each wall."""
 import csv
@@ -38,6 +39,7 @@ def read_run(d):
         "x0": sum(x < WALL for x in xs), "xw": sum(x > w - WALL for x in xs),
         "y0": sum(y < WALL for y in ys), "yh": sum(y > h - WALL for y in ys),
         "time": float(rows[-1]["time"]),
+        "global": params.get("rules") == "report" and not (0 < float(params.get("D_vis", 0)) < float("inf")),
     }
 
 
@@ -53,6 +55,8 @@ def runs(args):
         label, d = a.split("=", 1)
         r = read_run(d)
         first = "never" if r["first_one"] is None else f"t = {r['first_one']:g}"
+        if r["global"]:
+            first = "- (infinite vision: one cluster by definition)"
         print(f"| {label} | {rng(r['clusters'])} | {first} | {rng(r['diameter'], '{:.1f}')} | "
               f"x {rng(r['cx'])}, y {rng(r['cy'])} | {r['x0']} / {r['y0']} / {r['xw']} / {r['yh']} |")
 
@@ -100,6 +104,29 @@ def main(argv):
             md = sum(float(r["mean_diameter"]) for r in g) / len(g)
             ft = f"{sum(formed) / len(formed):.1f}" if formed else "-"
             print(f"| {v} | {len(g)} | {len(formed)} | {md:.1f} | {ft} |")
+    elif argv[1] == "formation":
+        # formation DIR: a sweep's formation times (median, quartiles, range) and the spread of
+        # its time-mean and final diameters.
+        rows = list(csv.DictReader(open(os.path.join(argv[2], "runs.csv"))))
+        t = sorted(float(r["formed_time"]) for r in rows if r["formed"] == "1")
+
+        def q(f):
+            k = (len(t) - 1) * f
+            lo, hi = int(k), min(int(k) + 1, len(t) - 1)
+            return t[lo] + (t[hi] - t[lo]) * (k - lo)
+
+        def mean_sd(key):
+            v = [float(r[key]) for r in rows]
+            m = sum(v) / len(v)
+            return m, (sum((x - m) ** 2 for x in v) / max(1, len(v) - 1)) ** 0.5
+
+        md, mf = mean_sd("mean_diameter"), mean_sd("final_diameter")
+        if t:
+            print(f"{len(rows)} runs: formed in {len(t)}; first formed at median t = {q(0.5):g} (quartiles {q(0.25):g} "
+                  f"and {q(0.75):g}, range {t[0]:g}-{t[-1]:g}); time-mean diameter {md[0]:.1f} +- {md[1]:.1f}, "
+                  f"final {mf[0]:.1f} +- {mf[1]:.1f}")
+        else:
+            print(f"{len(rows)} runs: none formed")
     elif argv[1] == "seeds-header":
         print("| preset | seeds | one flock reached | first time one flock | clusters from t = 50 (min-max) | "
               "at the end within 10 px of x = 0 / y = 0 | of x = W / y = H |")

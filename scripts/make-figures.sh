@@ -107,7 +107,9 @@ for bias in static dynamic; do
   for target in unit maxspeed; do
     args=()
     for n in ${cons_boids//,/ }; do args+=("$work/consensus-informed/accuracy-N$n-$bias-$target.csv=N = $n"); done
-    "$fs" plot --x informed --y accuracy --title "Accuracy, $bias bias toward +-$target" --ylabel "accuracy" \
+    pull=$([ $target = unit ] && echo "+-1 px/frame" || echo "+-maxspeed")
+    "$fs" plot --x informed --y accuracy --title "Accuracy against the informed share, $bias bias toward $pull" \
+      --ylabel "accuracy (naive boids heading to the scouts' side)" \
       "${args[@]}" --out "$work/consensus-accuracy-$bias-$target" > /dev/null
     copy_fig "$work/consensus-accuracy-$bias-$target.png" "consensus-accuracy-$bias-$target.png"
   done
@@ -123,6 +125,8 @@ section "4. Consensus: conflicting scouts (20 % informed, $trials paired trials 
   --out "$work/throughput" > "$work/throughput.txt" 2>&1
 section "5. Throughput ($throughput_reps runs of report-baseline, $report_steps steps, 2 jobs)"
 { echo '```'; grep -E 'runs/s' "$work/throughput.txt" | tail -n 1; echo '```'; } >> "$numbers"
+section "5. The baseline over the same $throughput_reps seeded runs (formation under a 10 px link)"
+$py scripts/experiment_numbers.py formation "$work/throughput" >> "$numbers"
 
 [ $quick = 1 ] || cp "$numbers" "$figs/numbers.md"
 echo "make-figures: done -> $numbers"
