@@ -913,7 +913,7 @@ void Flock::step_boids(bool all_pairs) {
       const float sep2 = float(p.D_sep * p.D_sep);
       const float vis2 = global ? 0.0f : float(p.D_vis * p.D_vis);
       // With infinite vision both divisors are N - 1: the global branch below serves both.
-      const bool divide_all = p.divisor() == ReportDivisor::All;
+      const bool divide_all = !global && p.divisor() == ReportDivisor::All;
       const int others_all = n > 1 ? int(n - 1) : 0;
       // With infinite vision the means over "all others" are global sums minus self: O(N).
       double gx = 0, gy = 0, gvx = 0, gvy = 0;
@@ -952,11 +952,8 @@ void Flock::step_boids(bool all_pairs) {
           });
         }
         float mx = 0, my = 0, mvx = 0, mvy = 0;
-        if (!global && divide_all) {  // the report's pseudocode: the sums over N - 1
-          seen = others_all;
-          if (seen > 0)
-            mx = px / float(seen), my = py / float(seen), mvx = pvx / float(seen), mvy = pvy / float(seen);
-        } else if (global && n > 1) {
+        if (divide_all) seen = others_all;  // the report's pseudocode: the sums over N - 1
+        if (global && n > 1) {
           const double others = double(n - 1);
           seen = int(n - 1);
           mx = float((gx - self.x) / others), my = float((gy - self.y) / others);
