@@ -4,6 +4,7 @@
 // the flock went right or left and when (SummaryOptions::decide_fraction, docs/experiments.md).
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 
 #include "cli_common.hpp"
@@ -24,6 +25,7 @@ struct ConsensusArgs {
   std::int64_t seed = -1;
   bool paired = false, no_plots = false;
   double decide_fraction = 0.25;
+  std::string heading_window = "0:1000000000";
   std::string shard = "0/1", plot_size = "800x500";
   SweepRunArgs run;
 };
@@ -88,6 +90,10 @@ void add_consensus_command(CLI::App& app, int& exit_code) {
   c->add_option("--decide-fraction", a->decide_fraction,
                 "The naive boids' centroid must move this share of the interior width from its centre to decide")
       ->capture_default_str();
+  c->add_option("--heading-window", a->heading_window,
+                "Steps FROM:TO over which runs.csv's naive_heading averages the naive boids' mean x-heading "
+                "(Couzin et al. 2005's accuracy); the average stops at the decision")
+      ->capture_default_str();
   c->add_option("--jobs", a->run.jobs, "Trials in parallel (0: all cores)")->check(CLI::Range(0, 1024));
   c->add_option("--shard", a->shard, "Run only shard i of n")->capture_default_str();
   c->add_option("--out", a->run.out, "Output folder (resumed if it holds the same study)")->required();
@@ -119,6 +125,17 @@ void add_consensus_command(CLI::App& app, int& exit_code) {
       s.seed = a->seed >= 0 ? std::uint64_t(a->seed) : std::uint64_t(s.base.seed);
       s.seed_mode = a->paired ? SeedMode::PerRep : SeedMode::PerRun;
       s.summary.decide_fraction = a->decide_fraction;
+      s.summary.heading_from = s.summary.heading_to = 0;
+      {
+        const std::string& w = a->heading_window;
+        const auto colon = w.find(':');
+        const char* end = w.data() + w.size();
+        const auto from = std::from_chars(w.data(), w.data() + (colon == std::string::npos ? 0 : colon), s.summary.heading_from);
+        const auto to = colon == std::string::npos ? from : std::from_chars(w.data() + colon + 1, end, s.summary.heading_to);
+        if (colon == std::string::npos || colon == 0 || from.ec != std::errc() || from.ptr != w.data() + colon ||
+            to.ec != std::errc() || to.ptr != end)
+          throw InputError("--heading-window " + w + ": expected FROM:TO in steps");
+      }
       s.shard = parse_shard(a->shard);
       validate(s);
       a->run.plots = !a->no_plots;

@@ -66,11 +66,11 @@ const char* section_of(std::string_view name) {
       {"width", "World (reset)"}, {"height", "World (reset)"}, {"boids", "World (reset)"},
       {"predators", "World (reset)"}, {"seed", "World (reset)"}, {"rules", "Rules"},
       {"cohesion", "Rules"}, {"separation", "Rules"}, {"alignment", "Rules"}, {"dt", "Rules"},
-      {"predatorRange", "Predators"}, {"predatorturnfactor", "Predators"}, {"scouts1", "Scout groups"},
+      {"update", "Rules"}, {"predatorRange", "Predators"}, {"predatorturnfactor", "Predators"}, {"scouts1", "Scout groups"},
       {"scouts2", "Scout groups"}, {"biasval", "Scout groups"}, {"dynamicbias", "Scout groups"},
-      {"maxbias", "Scout groups"}, {"bias_increment", "Scout groups"}, {"S_sep", "Report rules"},
+      {"maxbias", "Scout groups"}, {"bias_increment", "Scout groups"}, {"bias_target", "Scout groups"}, {"S_sep", "Report rules"},
       {"S_align", "Report rules"}, {"S_coh", "Report rules"}, {"D_sep", "Report rules"},
-      {"D_vis", "Report rules"}, {"V_max", "Report rules"}};
+      {"D_vis", "Report rules"}, {"V_max", "Report rules"}, {"report_divisor", "Report rules"}};
   for (const auto& [n, s] : map)
     if (name == n) return s;
   return "Cornell rules";
@@ -461,7 +461,7 @@ void GuiApp::parameter_widgets() {
         break;
       }
       case ParamKind::Choice: {
-        const auto names = rule_names();
+        const auto names = choice_names(d);
         int c = int(v);
         if (ImGui::Combo("##v", &c, [](void* data, int i, const char** out) {
               *out = static_cast<const std::string_view*>(data)[i].data();

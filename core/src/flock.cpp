@@ -161,6 +161,7 @@ rules::CornellCoeffs<float> cornell_coeffs(const Params& p) {
   c.maxspeed = float(p.maxspeed);
   c.maxbias = float(p.maxbias);
   c.bias_increment = float(p.bias_increment);
+  c.bias_pull = p.bias_pull() == BiasTarget::MaxSpeed ? float(p.maxspeed) : 1.0f;
   c.dynamic_bias = p.dynamicbias;
   return c;
 }
@@ -799,6 +800,10 @@ void Flock::step_all_pairs() {
 
 void Flock::step_boids(bool all_pairs) {
   const Params& p = active_;
+  if (p.update_order() == UpdateOrder::InPlace) {
+    step_boids_in_place();
+    return;
+  }
   const std::size_t n = size();
   const bool have_box = box_valid_ && n > 0;
   box_valid_ = false;  // set again below only by a pass that computes it
@@ -907,6 +912,9 @@ void Flock::step_boids(bool all_pairs) {
       const bool global = p.vision_infinite();
       const float sep2 = float(p.D_sep * p.D_sep);
       const float vis2 = global ? 0.0f : float(p.D_vis * p.D_vis);
+      // With infinite vision both divisors are N - 1: the global branch below serves both.
+      const bool divide_all = !global && p.divisor() == ReportDivisor::All;
+      const int others_all = n > 1 ? int(n - 1) : 0;
       // With infinite vision the means over "all others" are global sums minus self: O(N).
       double gx = 0, gy = 0, gvx = 0, gvy = 0;
       if (global)
@@ -944,6 +952,7 @@ void Flock::step_boids(bool all_pairs) {
           });
         }
         float mx = 0, my = 0, mvx = 0, mvy = 0;
+        if (divide_all) seen = others_all;  // the report's pseudocode: the sums over N - 1
         if (global && n > 1) {
           const double others = double(n - 1);
           seen = int(n - 1);
@@ -985,6 +994,94 @@ void Flock::step_boids(bool all_pairs) {
         const float k = float(count);
         store(i, rules::blog_update(self, sep_x, sep_y, px / k, py / k, pvx / k, pvy / k, c));
       });
+      break;
+    }
+  }
+}
+
+// The seeds' loop (update in_place): boids are updated one by one in id order, each reading
+// the state as it is at that moment, so boid i sees the new position and velocity of every
+// boid j < i and the previous ones of every j > i. All pairs, single-threaded, with each
+// rule set's neighbour tests and update as in the synchronous pass; deterministic.
+void Flock::step_boids_in_place() {
+  const Params& p = active_;
+  const std::size_t n = size();
+  box_valid_ = false;
+  // Into id order: slot i holds boid i from here on.
+  {
+    const FlockSnapshot s = snapshot();
+    x_ = s.x, y_ = s.y, vx_ = s.vx, vy_ = s.vy;
+    for (std::size_t i = 0; i < n; ++i) id_[i] = std::uint32_t(i);
+  }
+  float* x = x_.data();
+  float* y = y_.data();
+  float* vx = vx_.data();
+  float* vy = vy_.data();
+  switch (p.rule_set()) {
+    case RuleSet::Cornell: {
+      const auto c = cornell_coeffs(p);
+      for (std::size_t i = 0; i < n; ++i) {
+        const Boid<float> self{x[i], y[i], vx[i], vy[i]};
+        rules::CornellSums<float> s;
+        for (std::size_t j = 0; j < n; ++j)
+          if (j != i) rules::cornell_accumulate(s, self.x - x[j], self.y - y[j], Boid<float>{x[j], y[j], vx[j], vy[j]}, c);
+        rules::PredatorSums<float> ps;
+        for (const auto& pr : predators_) rules::predator_accumulate(ps, self.x - pr.x, self.y - pr.y, c);
+        Boid<float> b = rules::cornell_steer(self, s, ps, c);
+        if (const int group = scout_group(p, std::uint32_t(i)); group != 0 && i < bias_.size()) {
+          float bias = c.dynamic_bias ? bias_[i] : float(p.biasval);
+          rules::cornell_bias(b.vx, bias, group, c);
+          bias_[i] = bias;
+        }
+        rules::limit_speed(b.vx, b.vy, c.minspeed, c.maxspeed, self.vx, self.vy);
+        x[i] = self.x + b.vx * c.dt, y[i] = self.y + b.vy * c.dt, vx[i] = b.vx, vy[i] = b.vy;
+      }
+      break;
+    }
+    case RuleSet::Report: {
+      const auto c = report_coeffs(p);
+      const bool global = p.vision_infinite();
+      const bool divide_all = global || p.divisor() == ReportDivisor::All;
+      const float sep2 = float(p.D_sep * p.D_sep);
+      const float vis2 = float(p.D_vis * p.D_vis);
+      for (std::size_t i = 0; i < n; ++i) {
+        const Boid<float> self{x[i], y[i], vx[i], vy[i]};
+        float sep_x = 0, sep_y = 0, px = 0, py = 0, pvx = 0, pvy = 0;
+        int seen = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+          if (j == i) continue;
+          const float dx = self.x - x[j], dy = self.y - y[j];
+          const float d2 = dx * dx + dy * dy;
+          if (d2 < sep2) sep_x += dx, sep_y += dy;
+          if (global || d2 < vis2) px += x[j], py += y[j], pvx += vx[j], pvy += vy[j], ++seen;
+        }
+        if (divide_all) seen = n > 1 ? int(n - 1) : 0;
+        float mx = 0, my = 0, mvx = 0, mvy = 0;
+        if (seen > 0) mx = px / float(seen), my = py / float(seen), mvx = pvx / float(seen), mvy = pvy / float(seen);
+        const Boid<float> b = rules::report_update(self, sep_x, sep_y, mx, my, mvx, mvy, seen, c);
+        x[i] = b.x, y[i] = b.y, vx[i] = b.vx, vy[i] = b.vy;
+      }
+      break;
+    }
+    case RuleSet::Blog: {
+      const auto c = blog_coeffs(p);
+      const float vis2 = float(p.visualRange * p.visualRange);
+      const float sep2 = float(p.protectedRange * p.protectedRange);
+      for (std::size_t i = 0; i < n; ++i) {
+        const Boid<float> self{x[i], y[i], vx[i], vy[i]};
+        float px = self.x, py = self.y, pvx = self.vx, pvy = self.vy, sep_x = 0, sep_y = 0;
+        int count = 1;
+        for (std::size_t j = 0; j < n; ++j) {
+          if (j == i) continue;
+          const float dx = self.x - x[j], dy = self.y - y[j];
+          const float d2 = dx * dx + dy * dy;
+          if (d2 <= vis2) px += x[j], py += y[j], pvx += vx[j], pvy += vy[j], ++count;
+          if (d2 < sep2 && d2 != 0.0f) sep_x += dx, sep_y += dy;
+        }
+        const float k = float(count);
+        const Boid<float> b = rules::blog_update(self, sep_x, sep_y, px / k, py / k, pvx / k, pvy / k, c);
+        x[i] = b.x, y[i] = b.y, vx[i] = b.vx, vy[i] = b.vy;
+      }
       break;
     }
   }

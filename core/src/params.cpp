@@ -15,6 +15,9 @@ constexpr ParamDef kTable[] = {
 };
 
 constexpr std::array<std::string_view, 3> kRuleNames = {"cornell", "report", "blog"};
+constexpr std::array<std::string_view, 2> kDivisorNames = {"seen", "all"};
+constexpr std::array<std::string_view, 2> kUpdateNames = {"synchronous", "in_place"};
+constexpr std::array<std::string_view, 2> kBiasTargetNames = {"unit", "maxspeed"};
 
 // Compile-time guard: ids are unique (the wire relies on it).
 constexpr bool ids_unique() {
@@ -43,6 +46,31 @@ std::string trim(std::string_view s) {
 std::span<const ParamDef> param_table() { return kTable; }
 std::span<const std::string_view> rule_names() { return kRuleNames; }
 
+std::span<const std::string_view> choice_names(const ParamDef& def) {
+  if (def.kind != ParamKind::Choice) return {};
+  if (def.name == "report_divisor") return kDivisorNames;
+  if (def.name == "update") return kUpdateNames;
+  if (def.name == "bias_target") return kBiasTargetNames;
+  return kRuleNames;
+}
+
+namespace {
+// Every Choice row's [min, max] is exactly its names' indices.
+constexpr bool choices_named() {
+  for (const auto& d : kTable)
+    if (d.kind == ParamKind::Choice) {
+      const std::size_t count = d.name == "report_divisor" ? kDivisorNames.size()
+                                : d.name == "update"       ? kUpdateNames.size()
+                                : d.name == "bias_target"  ? kBiasTargetNames.size()
+                                : d.name == "rules"        ? kRuleNames.size()
+                                                           : 0;
+      if (d.min != 0 || d.max + 1 != double(count)) return false;
+    }
+  return true;
+}
+static_assert(choices_named(), "a Choice parameter needs names for every value in [min, max]");
+}  // namespace
+
 const ParamDef* find_param(std::string_view name) {
   for (const auto& d : kTable)
     if (d.name == name) return &d;
@@ -69,7 +97,7 @@ std::string describe_range(const ParamDef& def) {
   if (def.kind == ParamKind::Bool) return "true or false";
   if (def.kind == ParamKind::Choice) {
     std::string s;
-    for (auto n : kRuleNames) s += (s.empty() ? "" : " | ") + std::string(n);
+    for (auto n : choice_names(def)) s += (s.empty() ? "" : " | ") + std::string(n);
     return s;
   }
   std::string s = "[";
@@ -105,8 +133,9 @@ std::optional<std::string> set_param_text(Params& p, std::string_view key, std::
     else return std::string(key) + "='" + text + "' is not a boolean; allowed true or false";
   } else if (def->kind == ParamKind::Choice) {
     bool found = false;
-    for (std::size_t i = 0; i < kRuleNames.size(); ++i)
-      if (text == kRuleNames[i] || text == std::to_string(i)) { value = double(i); found = true; }
+    const auto names = choice_names(*def);
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (text == names[i] || text == std::to_string(i)) { value = double(i); found = true; }
     if (!found) return std::string(key) + "='" + text + "' is not one of " + describe_range(*def);
   } else if (text == "inf" || text == "infinity") {
     value = INFINITY;
@@ -138,7 +167,11 @@ std::string format_param(const Params& p, const ParamDef& def) {
   const double v = get_param(p, def);
   switch (def.kind) {
     case ParamKind::Bool: return v != 0 ? "true" : "false";
-    case ParamKind::Choice: return std::string(kRuleNames.at(static_cast<std::size_t>(v)));
+    case ParamKind::Choice: {
+      const auto names = choice_names(def);
+      const auto i = static_cast<std::size_t>(v);
+      return i < names.size() ? std::string(names[i]) : number_text(v);
+    }
     case ParamKind::Int: return std::to_string(static_cast<long long>(v));
     case ParamKind::Real: return number_text(v);
   }

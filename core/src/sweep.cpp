@@ -195,6 +195,7 @@ void validate(const SweepSpec& s) {
   if (!(s.summary.form_radius > 0)) throw InputError("--form-radius must be positive");
   if (!(s.summary.decide_fraction > 0 && s.summary.decide_fraction < 0.5))
     throw InputError("--decide-fraction must lie in (0, 0.5)");
+  if (s.summary.heading_from > s.summary.heading_to) throw InputError("--heading-window: expected FROM:TO with FROM <= TO");
 }
 
 namespace {
@@ -288,19 +289,27 @@ RunSummary summarise_run(const Params& p, std::uint64_t steps, SweepKind kind, c
   MetricsOptions cluster_only;
   cluster_only.nearest_neighbour = false;
 
-  double sum_d = 0, sum_pol = 0;
+  double sum_d = 0, sum_pol = 0, sum_heading = 0;
+  std::uint64_t heading_samples = 0;
   auto sample = [&](std::uint64_t step) {
     if (n == 0) return;
     const float *x = flock.x().data(), *y = flock.y().data(), *vx = flock.vx().data(), *vy = flock.vy().data();
     const std::uint32_t* ids = flock.ids().data();
-    double sx = 0, sy = 0, hx = 0, hy = 0, nx = 0;
+    double sx = 0, sy = 0, hx = 0, hy = 0, nx = 0, nhx = 0;
     std::size_t moving = 0, naive = 0;
     for (std::size_t i = 0; i < n; ++i) {
       sx += x[i], sy += y[i];
       const double s = std::sqrt(double(vx[i]) * vx[i] + double(vy[i]) * vy[i]);
       if (s > 0) hx += vx[i] / s, hy += vy[i] / s, ++moving;
-      if (consensus && ids[i] >= scouts) nx += x[i], ++naive;
+      if (consensus && ids[i] >= scouts) {
+        nx += x[i], ++naive;
+        if (s > 0) nhx += vx[i] / s;
+      }
     }
+    // Up to the decision: after it the margins turn the group back, and a heading averaged
+    // over the bounces would say more about the box than about the choice.
+    if (consensus && naive && r.decision == 0 && step >= o.heading_from && step <= o.heading_to)
+      sum_heading += nhx / double(naive), ++heading_samples;
     const double cx = sx / double(n), cy = sy / double(n);
     double d = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -334,6 +343,7 @@ RunSummary summarise_run(const Params& p, std::uint64_t steps, SweepKind kind, c
   r.final_clusters = last.clusters;
   r.mean_diameter = sum_d / double(steps + 1);
   r.mean_polarisation = sum_pol / double(steps + 1);
+  r.naive_heading = heading_samples ? sum_heading / double(heading_samples) : NAN;
   return r;
 }
 
@@ -362,7 +372,7 @@ std::vector<std::string> runs_columns(const SweepSpec& s) {
   for (const char* m : {"final_diameter", "mean_diameter", "final_polarisation", "mean_polarisation", "final_clusters",
                         "formed", "formed_time"})
     c.push_back(m);
-  if (consensus) c.push_back("decision"), c.push_back("decision_time");
+  if (consensus) c.push_back("decision"), c.push_back("decision_time"), c.push_back("naive_heading");
   return c;
 }
 
@@ -381,7 +391,7 @@ std::string runs_row(const SweepSpec& s, const RunPoint& pt, const RunSummary& r
   if (consensus && !axes_have(s, "scouts2")) row << r.scouts2;
   for (double v : {r.final_diameter, r.mean_diameter, r.final_polarisation, r.mean_polarisation}) row << number_cell(v);
   row << r.final_clusters << (r.formed ? "1" : "0") << number_cell(r.formed ? r.formed_time : NAN);
-  if (consensus) row << r.decision << number_cell(r.decision != 0 ? r.decision_time : NAN);
+  if (consensus) row << r.decision << number_cell(r.decision != 0 ? r.decision_time : NAN) << number_cell(r.naive_heading);
   return row.text;
 }
 
@@ -551,6 +561,7 @@ json spec_to_json(const SweepSpec& s) {
   j["check_every"] = s.summary.check_every;
   j["form_radius"] = s.summary.form_radius;
   j["decide_fraction"] = s.summary.decide_fraction;
+  j["heading_window"] = {s.summary.heading_from, s.summary.heading_to};
   j["shard"] = std::to_string(s.shard.index) + "/" + std::to_string(s.shard.count);
   j["runs"] = run_count(s);
   return j;
@@ -575,6 +586,10 @@ SweepSpec spec_from_json(const json& j, std::string_view origin) {
     s.summary.check_every = j.at("check_every").get<std::uint64_t>();
     s.summary.form_radius = j.at("form_radius").get<double>();
     s.summary.decide_fraction = j.at("decide_fraction").get<double>();
+    if (j.contains("heading_window")) {  // absent in studies written before the column
+      s.summary.heading_from = j.at("heading_window").at(0).get<std::uint64_t>();
+      s.summary.heading_to = j.at("heading_window").at(1).get<std::uint64_t>();
+    }
     s.shard = parse_shard(j.at("shard").get<std::string>());
     validate(s);
     return s;

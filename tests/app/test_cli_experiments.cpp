@@ -165,13 +165,18 @@ TEST(CliExperiments, ConsensusEndToEnd) {
   const std::string runs = slurp(d / "runs.csv");
   EXPECT_EQ(runs.substr(0, runs.find('\n')),
             "run,combination,rep,seed,informed,boids,dynamicbias,scouts1,scouts2,final_diameter,mean_diameter,"
-            "final_polarisation,mean_polarisation,final_clusters,formed,formed_time,decision,decision_time");
+            "final_polarisation,mean_polarisation,final_clusters,formed,formed_time,decision,decision_time,naive_heading");
   EXPECT_EQ(line_count(d / "runs.csv"), 1u + 12u);
   EXPECT_NE(slurp(d / "summary.csv").find("p_right"), std::string::npos);
   EXPECT_EQ(png_size(d / "plots" / "p_right.png"), (std::pair<int, int>{800, 500}));
   const Result bad = cli("consensus --informed 0.1 --scouts1 3 --out " + d.string());
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.output.find("not both"), std::string::npos);
+  for (const char* w : {"200", "5:", "9:3", "a:b"}) {
+    const Result bw = cli(std::string("consensus --heading-window ") + w + " --out " + d.string());
+    EXPECT_EQ(bw.code, 2) << w;
+    EXPECT_NE(bw.output.find("--heading-window"), std::string::npos) << bw.output;
+  }
 }
 
 TEST(CliExperiments, PlotOverlaysColumnsFromCsvFiles) {

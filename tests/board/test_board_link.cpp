@@ -159,6 +159,15 @@ TEST(BoardLink, ParameterValidation) {
   a = r.request(proto::make_param_change(fb::pid::width, ParamValue::of_real(640)));
   EXPECT_TRUE(proto::is_accepted(a.ack.status)) << "setting the value it has is fine";
 
+  // The literal readings the board does not implement: refused, the defaults accepted.
+  for (const std::uint16_t id : {fb::pid::update, fb::pid::bias_target, fb::pid::report_divisor}) {
+    a = r.request(proto::make_param_change(id, ParamValue::of_choice(1)));
+    EXPECT_EQ(a.ack.status, Status::kReadOnly) << id;
+    EXPECT_EQ(a.ack.value.bits, 0u) << id;
+    a = r.request(proto::make_param_change(id, ParamValue::of_choice(0)));
+    EXPECT_TRUE(proto::is_accepted(a.ack.status)) << id;
+  }
+
   a = r.request(proto::make_param_change(fb::pid::seed, ParamValue::of_int(77)));
   EXPECT_EQ(a.ack.status, Status::kOkAtReset);
   EXPECT_EQ(r.board->params().pending(fb::pid::seed), 77.0);

@@ -502,3 +502,25 @@ TEST(SweepFiles, SpecRoundTripsThroughJson) {
   EXPECT_EQ(spec_to_json(t), spec_to_json(s));
   EXPECT_EQ(t.axes[0].labels, s.axes[0].labels);
 }
+
+TEST(Sweep, NaiveHeadingAveragesTheNaiveBoidsXHeadingOverTheWindow) {
+  // Every rule off, no wall turns or speed limits: velocities never change, so the naive boids'
+  // mean x-heading is the same at every step and can be read off the spawned state.
+  Params p;
+  p.width = p.height = 100000;
+  p.leftmargin = p.rightmargin = p.topmargin = p.bottommargin = 0;
+  p.minspeed = 0, p.maxspeed = 1000, p.predators = 0, p.boids = 20, p.turnfactor = 0;
+  p.cohesion = p.alignment = p.separation = false;
+  p.scouts1 = 5, p.biasval = 0;  // scouts with no pull: they must not count
+  const FlockSnapshot s0 = Flock(p).snapshot();
+  double want = 0;
+  for (std::size_t i = 5; i < 20; ++i) want += s0.vx[i] / std::hypot(double(s0.vx[i]), double(s0.vy[i]));
+  want /= 15;
+  SummaryOptions o;
+  o.heading_from = 3, o.heading_to = 5;
+  const RunSummary r = summarise_run(p, 10, SweepKind::Consensus, o);
+  EXPECT_NEAR(r.naive_heading, want, 1e-6);
+  // A window past the run's end has no samples: NaN, written "NA".
+  o.heading_from = 50, o.heading_to = 60;
+  EXPECT_TRUE(std::isnan(summarise_run(p, 10, SweepKind::Consensus, o).naive_heading));
+}

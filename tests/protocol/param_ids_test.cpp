@@ -46,6 +46,8 @@ constexpr Row kPublished[] = {
     {31, "D_vis", ParamType::kReal},          {32, "V_max", ParamType::kReal},
     {33, "dt", ParamType::kReal},             {34, "cohesion", ParamType::kBool},
     {35, "separation", ParamType::kBool},     {36, "alignment", ParamType::kBool},
+    {37, "report_divisor", ParamType::kChoice}, {38, "update", ParamType::kChoice},
+    {39, "bias_target", ParamType::kChoice},
 };
 
 TEST(ProtocolParamIds, CoreTableKeepsThePublishedIds) {

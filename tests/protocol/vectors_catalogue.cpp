@@ -130,8 +130,8 @@ std::vector<GoodVector> good_vectors() {
   v.push_back({"hello_board", "hello from the board (role 1), firmware 0.1.0, up to 2000 boids, "
                               "every capability (0x1FF)",
                make_hello(Role::kBoard, 0, 1, 0, 2000, 0x1FF, "pico-vga")});
-  v.push_back({"param_set", "full parameter set, one chunk: all 36 parameters of the core table at their "
-                            "defaults (ids 1..36)",
+  v.push_back({"param_set", "full parameter set, one chunk: the core table's parameters ids 1..36 at their "
+                            "defaults (a board sends every row of its table, 39 today, in the same layout)",
                default_param_set()});
   v.push_back({"param_change", "param_change visualRange (id 7) := 40.0, seq 7: the worked example of "
                                "PROTOCOL.md",

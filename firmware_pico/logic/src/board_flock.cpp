@@ -47,6 +47,7 @@ void BoardFlock::configure(const ParamStore& p) {
   c.maxspeed = fix(maxspeed_);
   c.maxbias = fix(v(pid::maxbias));
   c.bias_increment = fix(v(pid::bias_increment));
+  c.bias_pull = fix(1);  // bias_target unit: the board refuses maxspeed (board_params.cpp)
   c.dt = fix(v(pid::dt));
   c.cohesion = v(pid::cohesion) != 0;
   c.alignment = v(pid::alignment) != 0;

@@ -53,7 +53,10 @@ void ParamStore::board_range(const ParamInfo& p, double& lo, double& hi, bool& r
   switch (p.id) {
     case pid::width:
     case pid::height:
-    case pid::rules: read_only = true; break;
+    case pid::rules:
+    case pid::report_divisor:
+    case pid::update:
+    case pid::bias_target: read_only = true; break;
     case pid::visualRange:
     case pid::protectedRange:
     case pid::predatorRange: tighten(0, 127); break;

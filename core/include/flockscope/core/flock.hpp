@@ -89,6 +89,9 @@ class Flock {
   void start_from(FlockSnapshot s);
   void spawn_predators(std::uint64_t seed);
   void step_boids(bool all_pairs);
+  // The seeds' in-place loop (update in_place), kept out of line: it is cold for the
+  // default synchronous update.
+  [[gnu::noinline]] void step_boids_in_place();
   void step_predators();
   void sort_into_grid(float radius, bool have_box);
   template <class F>

@@ -7,7 +7,7 @@
 //
 // Columns: X(id, name, kind, default, min, max, slider_min, slider_max, unit, apply, help)
 //   id          stable wire id (protocol/PROTOCOL.md): never renumber, never reuse
-//   kind        Real | Int | Bool | Choice
+//   kind        Real | Int | Bool | Choice (a named index: choice_names() in params.hpp)
 //   min, max    hard validation range (inclusive); input outside it is rejected
 //   slider_*    the range a UI slider offers (the lab's ranges where the seeds give them)
 //   apply       Live (acts on the next step) | Reset (takes effect when the flock is reset)
@@ -50,4 +50,7 @@
   X(33, dt, Real, 1, 1e-6, 100, 0.001, 1, "time/step", Live, "Time step: position += dt * velocity (Cornell rules use 1 frame)") \
   X(34, cohesion, Bool, 1, 0, 1, 0, 1, "", Live, "Apply the cohesion rule (off: see the other rules alone, as in seed 003)") \
   X(35, separation, Bool, 1, 0, 1, 0, 1, "", Live, "Apply the separation rule")                         \
-  X(36, alignment, Bool, 1, 0, 1, 0, 1, "", Live, "Apply the alignment rule")
+  X(36, alignment, Bool, 1, 0, 1, 0, 1, "", Live, "Apply the alignment rule")                          \
+  X(37, report_divisor, Choice, 0, 0, 1, 0, 1, "", Live, "Report rules: seen divides the neighbour sums by the boids seen; all by N-1, as seed 002's pseudocode prints them") \
+  X(38, update, Choice, 0, 0, 1, 0, 1, "", Live, "synchronous: every boid reads the previous frame; in_place: boids move one by one in id order and see the ones moved before them (the seeds' loop)") \
+  X(39, bias_target, Choice, 0, 0, 1, 0, 1, "", Live, "Scouts pull vx toward +-1 (unit, seed 000) or toward +-maxspeed")

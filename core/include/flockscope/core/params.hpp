@@ -17,6 +17,10 @@ namespace flockscope {
 enum class ParamKind : std::uint8_t { Real, Int, Bool, Choice };
 enum class Apply : std::uint8_t { Live, Reset };
 enum class RuleSet : int { Cornell = 0, Report = 1, Blog = 2 };
+// The other choices, indexed as their names in choice_names().
+enum class ReportDivisor : int { Seen = 0, All = 1 };
+enum class UpdateOrder : int { Synchronous = 0, InPlace = 1 };
+enum class BiasTarget : int { Unit = 0, MaxSpeed = 1 };
 
 namespace detail {
 using Real_t = double;
@@ -33,6 +37,9 @@ struct Params {
   RuleSet rule_set() const { return static_cast<RuleSet>(rules); }
   // D_vis of 0 or infinity means every boid sees every other (seed 002's baseline).
   bool vision_infinite() const { return !(D_vis > 0) || std::isinf(D_vis); }
+  ReportDivisor divisor() const { return static_cast<ReportDivisor>(report_divisor); }
+  UpdateOrder update_order() const { return static_cast<UpdateOrder>(update); }
+  BiasTarget bias_pull() const { return static_cast<BiasTarget>(bias_target); }
   bool operator==(const Params&) const = default;
 };
 
@@ -56,6 +63,8 @@ const ParamDef* find_param(std::uint16_t id);
 
 // Names of the `rules` choice, indexed by RuleSet.
 std::span<const std::string_view> rule_names();
+// Names of a Choice parameter's values, indexed by value (empty for other kinds).
+std::span<const std::string_view> choice_names(const ParamDef& def);
 
 double get_param(const Params& p, const ParamDef& def);
 

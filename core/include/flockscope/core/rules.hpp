@@ -48,6 +48,7 @@ struct CornellCoeffs {
   S predator_range, predator_range2, predator_turn;
   S minspeed, maxspeed;
   S maxbias, bias_increment;
+  S bias_pull;  // the scouts' preferred |vx|: 1 (seed 000) or maxspeed (bias_target)
   S dt;
   bool cohesion, alignment, separation, dynamic_bias;
 };
@@ -136,7 +137,8 @@ inline Boid<S> cornell_steer(const Boid<S>& self, const CornellSums<S>& s, const
   return b;
 }
 
-// Scout groups (seed 000): group 1 prefers +x, group 2 prefers -x. With dynamic bias the
+// Scout groups (seed 000): group 1 prefers vx = +bias_pull, group 2 vx = -bias_pull (seed
+// 000 pulls toward +-1 px/frame). With dynamic bias the
 // scout's own biasval grows while it goes its way and shrinks otherwise (seed 000's order:
 // the update first, then the bias).
 template <class S>
@@ -152,7 +154,7 @@ inline void cornell_bias(S& vx, S& biasval, int group, const CornellCoeffs<S>& c
       biasval = down > c.bias_increment ? down : c.bias_increment;
     }
   }
-  const S preferred = group == 1 ? S(1) : S(-1);
+  const S preferred = group == 1 ? c.bias_pull : S(0) - c.bias_pull;
   vx = (S(1) - biasval) * vx + biasval * preferred;
 }
 
@@ -206,7 +208,9 @@ struct ReportCoeffs {
   bool cohesion, alignment, separation;
 };
 
-// mean_* are the means over the boids seen (excluding self); `seen` is how many.
+// mean_* are the neighbour sums (over the boids seen, excluding self) divided by the divisor:
+// the boids seen (report_divisor seen) or N - 1 (all, the report's pseudocode); `seen` is
+// that divisor, and alignment and cohesion act only when it is above 0.
 template <class S>
 inline Boid<S> report_update(const Boid<S>& self, S sep_x, S sep_y, S mean_x, S mean_y, S mean_vx, S mean_vy,
                              int seen, const ReportCoeffs<S>& c) {

@@ -67,6 +67,11 @@ struct SummaryOptions {
   // Consensus: the naive boids' centroid must move this share of the interior width
   // (between the margins) from its centre to count as a decision.
   double decide_fraction = 0.25;
+  // Consensus, Couzin et al. 2005's accuracy: the naive boids' mean heading (the mean over
+  // naive boids of vx / speed) averaged over steps [heading_from, heading_to] of the run,
+  // ending early at the decision step (after it the margins turn the group back), written
+  // as runs.csv's naive_heading.
+  std::uint64_t heading_from = 0, heading_to = 1000000000;
 };
 
 struct SweepSpec {
@@ -112,6 +117,9 @@ struct RunSummary {
   double formed_time = 0;
   // Consensus: +1 right, -1 left, 0 undecided within the run.
   int decision = 0;
+  // Consensus: the naive boids' mean x-heading over the heading window, in [-1, 1] (NaN
+  // without naive boids).
+  double naive_heading = 0;
   std::uint64_t decision_step = 0;
   double decision_time = 0;
   std::int64_t scouts1 = 0, scouts2 = 0;

@@ -51,7 +51,8 @@ protocol::ParamValue to_wire(Kind k, double v);
 // The board's limits where they are tighter than the table's (documented in
 // firmware_pico/README.md): ranges kept below 128 px (fixed-point neighbour test), speeds
 // and turn factors below 64 px/frame, dt in [1/1024, 64], at most 16 predators, the boid
-// count at most the board's capacity, scout groups at most kMaxScouts, rules = cornell, and
+// count at most the board's capacity, scout groups at most kMaxScouts, rules = cornell with
+// the synchronous update and the unit bias target (report_divisor stays at its default), and
 // a screen size fixed by the display.
 struct BoardLimits {
   std::uint32_t max_boids = 4000;
