@@ -4,7 +4,6 @@
 // Sections: progress bar and Ctrl-C | running a sweep | the sweep command | the merge command
 #include "cli_sweep.hpp"
 
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -53,9 +52,8 @@ void draw_bar(const SweepProgress& p) {
 
 // ---------------------------------------------------------------- running a sweep
 int run_sweep_command(const SweepSpec& spec, const SweepRunArgs& args) {
-  // Under mpirun rank 0's stderr is a pipe to mpirun and its stdout mpirun's terminal.
   const int ranks = mpi::ranks();
-  const bool tty = isatty(fileno(stderr)) != 0 || (ranks > 1 && isatty(fileno(stdout)) != 0);
+  const bool tty = mpi::progress_terminal();
   SweepOptions o;
   o.jobs = args.jobs;
   o.stop = &g_stop;

@@ -15,7 +15,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string_view>
+
+#include <unistd.h>
 
 #ifdef FLOCKSCOPE_MPI
 #include <mpi.h>
@@ -57,6 +60,16 @@ std::optional<long> launcher_rank() {
 
 }  // namespace
 
+bool progress_terminal() {
+  if (isatty(STDERR_FILENO)) return true;
+  if (!launcher_rank()) return false;
+  char target[64] = {};
+  const std::string link = "/proc/" + std::to_string(getppid()) + "/fd/2";
+  if (readlink(link.c_str(), target, sizeof target - 1) <= 0) return false;
+  const std::string_view t(target);
+  return t.starts_with("/dev/pts/") || t.starts_with("/dev/tty");
+}
+
 #ifdef FLOCKSCOPE_MPI
 // ---------------------------------------------------------------- messages
 namespace {
@@ -72,6 +85,7 @@ enum Tag : int {
   kBeat,       // k -> 0: still here (every second)
   kBye,        // k -> 0: leaving (told to, or stopped by a signal: the text says which)
   kError,      // k -> 0: a run failed (the text)
+  kHello,      // k -> 0: its process id (uint64) and host name, to watch it when it shares rank 0's host
 };
 
 constexpr auto kPollSleep = std::chrono::milliseconds(1);
@@ -79,9 +93,10 @@ constexpr double kBeatSeconds = 1;
 // A rank not heard from for this long is taken for dead (launchers that do not end the
 // whole job when one process dies, e.g. srun without --kill-on-bad-exit).
 constexpr double kSilentSeconds = 5;
-// When the job stops, how long rank 0 waits for the other ranks to say goodbye before it
-// names the ones that did not (mpirun kills the ranks 1 s after its SIGTERM).
-constexpr double kByeSeconds = 0.5;
+// How often rank 0 looks whether the ranks on its host are still alive. mpirun ends the job
+// 1 s after a rank dies (SIGTERM, then SIGKILL a few milliseconds later), so rank 0 must
+// notice first to say which rank it was and what is kept.
+constexpr double kWatchSeconds = 0.05;
 
 struct Job {
   bool active = false;  // MPI initialised
@@ -121,6 +136,21 @@ std::uint64_t get_u64(std::string_view in, std::size_t at) {
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
+std::string host_name() {
+  char buf[256] = {};
+  gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+
+// A process of this host that has ended (gone, or a zombie its launcher has not reaped yet).
+bool process_ended(std::uint64_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;
+  const std::size_t paren = line.rfind(')');
+  return paren == std::string::npos || paren + 2 >= line.size() || line[paren + 2] == 'Z' || line[paren + 2] == 'X';
+}
+
 // ---------------------------------------------------------------- a worker rank
 std::atomic<bool> g_worker_signal{false};
 extern "C" void on_worker_signal(int) { g_worker_signal.store(true); }
@@ -137,8 +167,11 @@ extern "C" void on_worker_signal(int) { g_worker_signal.store(true); }
   std::_Exit(130);
 }
 
+// Rank 0 names this rank and ends the job; wait for that rather than race it with an exit
+// it would report as a death (but not for ever: rank 0 may be gone too).
 [[noreturn]] void worker_signalled() {
-  send(0, kBye, "stopped by a signal");
+  send(0, kBye, "was stopped by a signal");
+  std::this_thread::sleep_for(std::chrono::seconds(10));
   std::_Exit(130);
 }
 
@@ -191,6 +224,12 @@ extern "C" void on_worker_signal(int) { g_worker_signal.store(true); }
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t) pool.emplace_back(thread_main);
 
+  {
+    std::string hello;
+    put_u64(hello, std::uint64_t(getpid()));
+    hello += host_name();
+    send(0, kHello, hello);
+  }
   bool asked = false, exhausted = false, failed = false;
   auto last_beat = Clock::now();
   for (;;) {
@@ -260,23 +299,26 @@ extern "C" void on_worker_signal(int) { g_worker_signal.store(true); }
 class Remote final : public SweepRemote {
  public:
   Remote(std::atomic<bool>& stop, std::string partial_file, const char* command)
-      : stop_(stop), partial_file_(std::move(partial_file)), command_(command) {
+      : stop_(stop), partial_file_(std::move(partial_file)), command_(command), host_(host_name()) {
     for (int k = 1; k < g_job.size; ++k) ranks_[k].heard = Clock::now();
   }
 
   bool poll(SweepQueue& q) override {
     if (over_) return false;
     while (auto m = receive(MPI_ANY_SOURCE)) handle(q, *m);
+    if (seconds_since(last_watch_) >= kWatchSeconds) {
+      last_watch_ = Clock::now();
+      for (const auto& [k, r] : ranks_) {
+        if (r.pid && process_ended(r.pid))
+          lost(q, "rank " + std::to_string(k) + " (process " + std::to_string(r.pid) + ") died");
+        if (seconds_since(r.heard) > kSilentSeconds)
+          lost(q, "rank " + std::to_string(k) + " has not answered for " + std::to_string(int(kSilentSeconds)) + " s");
+      }
+    }
     if (!reason_.empty() || q.stopping()) {
-      finish_stopped(q);
+      stopped(q, reason_.empty() ? "stopped by a signal" : reason_);
       return false;
     }
-    for (auto& [k, r] : ranks_)
-      if (seconds_since(r.heard) > kSilentSeconds) {
-        silent_.insert(k);
-        stop_because(q, "rank " + std::to_string(k) + " has not answered for " + std::to_string(int(kSilentSeconds)) + " s");
-        return false;
-      }
     bool out = false;
     for (const auto& [k, r] : ranks_) out = out || !r.out.empty();
     if (!out && q.drained()) {
@@ -293,7 +335,7 @@ class Remote final : public SweepRemote {
   struct Rank {
     std::set<std::uint64_t> out;  // ids it holds
     Clock::time_point heard;
-    bool bye = false;
+    std::uint64_t pid = 0;  // when it shares rank 0's host
   };
 
   void handle(SweepQueue& q, const Message& m) {
@@ -303,6 +345,9 @@ class Remote final : public SweepRemote {
     r.heard = Clock::now();
     const std::string who = "rank " + std::to_string(m.source);
     switch (m.tag) {
+      case kHello:
+        if (m.bytes.size() > 8 && m.bytes.substr(8) == host_) r.pid = get_u64(m.bytes, 0);
+        break;
       case kWant: {
         std::string ids;
         for (std::uint64_t n = get_u64(m.bytes, 0); n > 0; --n) {
@@ -320,7 +365,6 @@ class Remote final : public SweepRemote {
         break;
       }
       case kBye:
-        r.bye = true;
         if (reason_.empty()) reason_ = who + " " + m.bytes;
         break;
       case kError:
@@ -331,47 +375,39 @@ class Remote final : public SweepRemote {
     }
   }
 
-  void stop_because(SweepQueue& q, const std::string& why) {
-    if (reason_.empty()) reason_ = why;
-    finish_stopped(q);
+  void say(const std::string& why, std::uint64_t kept, std::uint64_t total) {
+    std::fprintf(stderr, "\nflockscope %s: %s; job stopped: %llu of %llu runs kept in %s (run the same command again to resume)\n",
+                 command_, why.c_str(), static_cast<unsigned long long>(kept), static_cast<unsigned long long>(total),
+                 partial_file_.c_str());
+    std::fflush(stderr);
   }
 
-  // Tells every rank to leave, gives them a moment to say goodbye, then says why the job
-  // stops, which ranks went without a word, and what is kept. Sets the sweep's stop flag.
-  void finish_stopped(SweepQueue& q) {
-    if (over_) return;
+  // A rank died: say so at once and end the job, before the launcher ends it without a word
+  // (the rows in flight are lost; every finished row is in the partial file already).
+  [[noreturn]] void lost(SweepQueue& q, const std::string& why) {
+    say(why, q.close(), q.total());
+    std::fflush(stdout);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    std::_Exit(1);
+  }
+
+  // Stopped by a signal, a rank's goodbye or a failed run: say so at once (mpirun's SIGKILL
+  // follows its SIGTERM within milliseconds), let the other ranks go, and stop the sweep;
+  // leave() ends the job.
+  void stopped(SweepQueue& q, const std::string& why) {
     over_ = true;
     g_job.broken = true;
     stop_ = true;
-    for (auto& [k, r] : ranks_)
-      if (!r.bye && !silent_.count(k)) send(k, kQuit, "");
-    const auto t0 = Clock::now();
-    auto all_said = [&] {
-      return std::all_of(ranks_.begin(), ranks_.end(), [&](const auto& kr) { return kr.second.bye || silent_.count(kr.first); });
-    };
-    while (!all_said() && seconds_since(t0) < kByeSeconds) {
-      while (auto m = receive(MPI_ANY_SOURCE)) {
-        if (m->tag == kBye)
-          if (auto it = ranks_.find(m->source); it != ranks_.end()) it->second.bye = true;
-      }
-      std::this_thread::sleep_for(kPollSleep);
-    }
-    std::string gone;
-    for (const auto& [k, r] : ranks_)
-      if (!r.bye && !silent_.count(k)) gone += (gone.empty() ? "rank " : ", rank ") + std::to_string(k);
-    std::string why = reason_.empty() ? "stopped by a signal" : reason_;
-    if (!gone.empty()) why += "; " + gone + " ended without a word (killed?)";
-    std::fprintf(stderr, "\nflockscope %s: %s; job stopped: %llu of %llu runs kept in %s\n", command_, why.c_str(),
-                 static_cast<unsigned long long>(q.kept()), static_cast<unsigned long long>(q.total()),
-                 partial_file_.c_str());
-    std::fflush(stderr);
+    say(why, q.kept(), q.total());
+    for (const auto& [k, r] : ranks_) send(k, kQuit, "");
   }
 
   std::atomic<bool>& stop_;
   std::string partial_file_;
   const char* command_;
+  std::string host_;
   std::map<int, Rank> ranks_;
-  std::set<int> silent_;
+  Clock::time_point last_watch_ = Clock::now();
   std::string reason_;
   bool over_ = false;
 };

@@ -29,6 +29,10 @@ int leave(int exit_code);
 // Ranks in the job (1 when not launched by MPI).
 int ranks();
 
+// Whether a progress bar on stderr reaches a terminal: stderr itself, or, when an MPI
+// launcher on this host pipes it (mpirun does), the launcher's own stderr.
+bool progress_terminal();
+
 // Rank 0 of a job with more than one rank: the other ranks as run_sweep's remote, each on
 // `jobs` threads (0: all its cores). Sets `stop` (and says why, naming the rank, and how
 // many runs are kept in `partial_file`) when a rank dies, fails, or is stopped by a signal.

@@ -703,11 +703,12 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
   std::condition_variable cv;
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
+  std::atomic<bool> closed{false};  // SweepQueue::close(): no more rows
   std::uint64_t finished = 0, boid_steps = 0;
   std::size_t running = 0;
   std::exception_ptr error;
   std::map<std::uint64_t, std::string> fresh;
-  auto stopped = [&] { return failed.load() || (o.stop && o.stop->load()); };
+  auto stopped = [&] { return failed.load() || closed.load() || (o.stop && o.stop->load()); };
   auto take = [&]() -> std::optional<std::uint64_t> {
     if (stopped()) return std::nullopt;
     const std::size_t k = next.fetch_add(1);
@@ -717,6 +718,7 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
   // One row per write, flushed: an interruption loses at most the rows in flight.
   auto keep = [&](std::uint64_t id, const std::string& row, std::uint64_t steps) {
     std::lock_guard lock(mu);
+    if (closed) return;
     if (std::fputs((row + "\n").c_str(), partial) < 0 || std::fflush(partial) != 0)
       throw InputError(partial_file.string() + ": write failed");
     fresh.emplace(id, row);
@@ -751,12 +753,13 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
     StoppedFn& stopped_;
     std::mutex& mu_;
     const std::uint64_t& finished_;
+    std::atomic<bool>& closed_;
     const std::atomic<std::size_t>& next_;
     const std::vector<std::uint64_t>& pending_;
     std::uint64_t skipped_, total_;
     Queue(TakeFn& t, KeepFn& k, StoppedFn& st, std::mutex& m, const std::uint64_t& f,
-          const std::atomic<std::size_t>& n, const std::vector<std::uint64_t>& p, std::uint64_t skipped, std::uint64_t total)
-        : take_(t), keep_(k), stopped_(st), mu_(m), finished_(f), next_(n), pending_(p), skipped_(skipped), total_(total) {}
+          std::atomic<bool>& c, const std::atomic<std::size_t>& n, const std::vector<std::uint64_t>& p, std::uint64_t skipped, std::uint64_t total)
+        : take_(t), keep_(k), stopped_(st), mu_(m), finished_(f), closed_(c), next_(n), pending_(p), skipped_(skipped), total_(total) {}
     std::optional<std::uint64_t> take() override { return take_(); }
     void add(std::uint64_t id, const std::string& row, std::uint64_t steps) override { keep_(id, row, steps); }
     bool stopping() const override { return stopped_(); }
@@ -766,7 +769,12 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
       return skipped_ + finished_;
     }
     std::uint64_t total() const override { return total_; }
-  } queue(take, keep, stopped, mu, finished, next, pending, out.skipped, out.total);
+    std::uint64_t close() override {
+      std::lock_guard lock(mu_);
+      closed_ = true;
+      return skipped_ + finished_;
+    }
+  } queue(take, keep, stopped, mu, finished, closed, next, pending, out.skipped, out.total);
 
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t jobs = std::min<std::size_t>(o.jobs > 0 ? std::size_t(o.jobs) : hw, std::max<std::size_t>(1, pending.size()));

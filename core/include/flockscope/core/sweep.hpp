@@ -201,6 +201,9 @@ class SweepQueue {
   virtual bool drained() const = 0;
   // Rows in runs.partial.csv now (found done and made since), of `total` runs.
   virtual std::uint64_t kept() const = 0;
+  // Stops the sweep and writes no more rows (runs in flight are dropped, as if the process
+  // were killed); returns kept(). For a job about to be ended from outside.
+  virtual std::uint64_t close() = 0;
   virtual std::uint64_t total() const = 0;
 };
 class SweepRemote {
