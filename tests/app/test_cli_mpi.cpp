@@ -172,12 +172,13 @@ TEST(CliMpi, SameRunsCsvOnAnyRankAndThreadCount) {
   ASSERT_EQ(rows_in(one / "runs.csv"), 12u);
   for (int p : {1, 2, 3})
     for (int j : {1, 2}) {
-      const fs::path d = fresh_dir("p" + std::to_string(p) + "j" + std::to_string(j));
+      const std::string pj = "P=" + std::to_string(p) + " J=" + std::to_string(j);
+      const fs::path d = fresh_dir(std::to_string(p) + "ranks" + std::to_string(j) + "jobs");
       const Result r = sh(mpirun(p) + " " + kSmall + " --jobs " + std::to_string(j) + " --out " + d.string());
       ASSERT_EQ(r.code, 0) << r.output;
-      EXPECT_EQ(slurp(d / "runs.csv"), runs) << "P=" << p << " J=" << j;
-      EXPECT_EQ(slurp(d / "summary.csv"), summary) << "P=" << p << " J=" << j;
-      EXPECT_TRUE(fs::exists(d / "plots" / "final_diameter.png")) << "P=" << p << " J=" << j;
+      EXPECT_EQ(slurp(d / "runs.csv"), runs) << pj;
+      EXPECT_EQ(slurp(d / "summary.csv"), summary) << pj;
+      EXPECT_TRUE(fs::exists(d / "plots" / "final_diameter.png")) << pj;
       EXPECT_FALSE(fs::exists(d / "runs.partial.csv"));
       if (p > 1) {
         EXPECT_NE(r.output.find("on " + std::to_string(p) + " ranks x " + std::to_string(j) + " jobs"), std::string::npos) << r.output;
