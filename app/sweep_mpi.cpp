@@ -346,7 +346,9 @@ class Remote final : public SweepRemote {
     const std::string who = "rank " + std::to_string(m.source);
     switch (m.tag) {
       case kHello:
-        if (m.bytes.size() > 8 && m.bytes.substr(8) == host_) r.pid = get_u64(m.bytes, 0);
+        // Watched only when its process is visible here (not in another PID namespace).
+        if (m.bytes.size() > 8 && m.bytes.substr(8) == host_ && !process_ended(get_u64(m.bytes, 0)))
+          r.pid = get_u64(m.bytes, 0);
         break;
       case kWant: {
         std::string ids;
