@@ -4,7 +4,7 @@
 # fuzzes the protocol decoder for a bounded time. FUZZ_SECONDS (default 60) bounds the fuzzer.
 set -euo pipefail
 cd "$(dirname "$0")"
-scripts/install-deps.sh firmware fuzz
+scripts/install-deps.sh firmware fuzz mpi
 jobs=$(nproc)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -4,7 +4,6 @@
 // Sections: progress bar and Ctrl-C | running a sweep | the sweep command | the merge command
 #include "cli_sweep.hpp"
 
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -14,6 +13,7 @@
 #include "cli_common.hpp"
 #include "figures.hpp"
 #include "flockscope/core/io.hpp"
+#include "sweep_mpi.hpp"
 
 namespace flockscope::cli {
 namespace fs = std::filesystem;
@@ -52,13 +52,17 @@ void draw_bar(const SweepProgress& p) {
 
 // ---------------------------------------------------------------- running a sweep
 int run_sweep_command(const SweepSpec& spec, const SweepRunArgs& args) {
-  const bool tty = isatty(fileno(stderr)) != 0;
+  const int ranks = mpi::ranks();
+  const bool tty = mpi::progress_terminal();
   SweepOptions o;
   o.jobs = args.jobs;
   o.stop = &g_stop;
   o.warn = [&args](const std::string& w) { std::fprintf(stderr, "flockscope %s: warning: %s\n", args.command, w.c_str()); };
   if (tty) o.progress = draw_bar;
   g_stop = false;
+  const auto remote =
+      mpi::sweep_remote(spec, args.jobs, g_stop, (fs::path(args.out) / "runs.partial.csv").string(), args.command);
+  o.remote = remote.get();
   auto old_int = std::signal(SIGINT, on_interrupt);
   auto old_term = std::signal(SIGTERM, on_interrupt);
   SweepOutcome r;
@@ -77,10 +81,12 @@ int run_sweep_command(const SweepSpec& spec, const SweepRunArgs& args) {
   const unsigned jobs = args.jobs > 0 ? unsigned(args.jobs) : std::max(1u, std::thread::hardware_concurrency());
   const double rate = r.seconds > 0 ? double(r.ran) / r.seconds : 0.0;
   const double bsteps = r.seconds > 0 ? double(r.boid_steps) / r.seconds : 0.0;
-  std::printf("flockscope %s: %llu runs now, %llu found done, %llu/%llu finished in %.2f s on %u jobs: %.1f runs/s, %.3g boid-steps/s\n",
+  const std::string where = ranks > 1 ? std::to_string(ranks) + " ranks x " + std::to_string(jobs) + " jobs"
+                                      : std::to_string(jobs) + " jobs";
+  std::printf("flockscope %s: %llu runs now, %llu found done, %llu/%llu finished in %.2f s on %s: %.1f runs/s, %.3g boid-steps/s\n",
               args.command, static_cast<unsigned long long>(r.ran), static_cast<unsigned long long>(r.skipped),
               static_cast<unsigned long long>(r.skipped + r.ran), static_cast<unsigned long long>(r.total), r.seconds,
-              jobs, rate, bsteps);
+              where.c_str(), rate, bsteps);
   if (!r.complete) {
     std::printf("flockscope %s: interrupted; run the same command again to resume (finished runs are kept in %s)\n",
                 args.command, (fs::path(args.out) / "runs.partial.csv").c_str());

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "flockscope/core/run.hpp"
+#include "sweep_mpi.hpp"
 
 namespace flockscope::cli {
 void add_run_command(CLI::App& app, int& exit_code);
@@ -20,7 +21,9 @@ std::shared_ptr<GuiArgs> add_gui_options(CLI::App& app);
 int run_gui_command(GuiArgs& args);
 }  // namespace flockscope::cli
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_command_line(int argc, char** argv) {
   CLI::App app{"flockscope: explore, mirror and measure Boids flocks"};
   app.set_version_flag("--version", flockscope::version_string());
   int exit_code = 0;
@@ -47,4 +50,13 @@ int main(int argc, char** argv) {
   }
   if (app.get_subcommands().empty()) return flockscope::cli::run_gui_command(*gui_args);
   return exit_code;
+}
+
+}  // namespace
+
+// Under mpirun / srun, ranks other than 0 serve rank 0's sweep and never read the command
+// line (so a bad flag is reported once, by rank 0).
+int main(int argc, char** argv) {
+  if (const auto worker_exit = flockscope::cli::mpi::enter(argc, argv)) return *worker_exit;
+  return flockscope::cli::mpi::leave(run_command_line(argc, argv));
 }

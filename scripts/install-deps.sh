@@ -2,7 +2,8 @@
 # Installs the Debian packages flockscope builds and tests with. Idempotent: packages
 # already installed are skipped, and apt is not touched at all when nothing is missing.
 # Uses sudo only when not root. Extra package groups: pass "firmware" for the RP2040
-# toolchain (the protocol's cross-compile check and the firmware build need it).
+# toolchain (the protocol's cross-compile check and the firmware build need it), "mpi" for
+# Open MPI (`mpirun -n P flockscope sweep` and its tests; the build works without it).
 set -euo pipefail
 
 packages=(
@@ -21,7 +22,8 @@ for group in "$@"; do
               packages+=(dpkg-dev ca-certificates)
               command -v npm > /dev/null 2>&1 || packages+=(nodejs npm) ;;
     fuzz)     packages+=(clang libclang-rt-14-dev) ;;
-    *) echo "install-deps: unknown group '$group' (known: firmware, fuzz)" >&2; exit 2 ;;
+    mpi)      packages+=(openmpi-bin libopenmpi-dev) ;;
+    *) echo "install-deps: unknown group '$group' (known: firmware, fuzz, mpi)" >&2; exit 2 ;;
   esac
 done
 

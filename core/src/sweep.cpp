@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <unordered_map>
@@ -739,29 +740,36 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
   std::condition_variable cv;
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
+  std::atomic<bool> closed{false};  // SweepQueue::close(): no more rows
   std::uint64_t finished = 0, boid_steps = 0;
   std::size_t running = 0;
   std::exception_ptr error;
   std::map<std::uint64_t, std::string> fresh;
-  auto stopped = [&] { return failed.load() || (o.stop && o.stop->load()); };
+  auto stopped = [&] { return failed.load() || closed.load() || (o.stop && o.stop->load()); };
+  auto take = [&]() -> std::optional<std::uint64_t> {
+    if (stopped()) return std::nullopt;
+    const std::size_t k = next.fetch_add(1);
+    if (k >= pending.size()) return std::nullopt;
+    return pending[k];
+  };
+  // One row per write, flushed: an interruption loses at most the rows in flight.
+  auto keep = [&](std::uint64_t id, const std::string& row, std::uint64_t steps) {
+    std::lock_guard lock(mu);
+    if (closed) return;
+    if (std::fputs((row + "\n").c_str(), partial) < 0 || std::fflush(partial) != 0)
+      throw OutputError(partial_file.string() + ": write failed (" + std::strerror(errno) + ")");
+    fresh.emplace(id, row);
+    ++finished;
+    boid_steps += steps;
+    cv.notify_all();
+  };
 
   auto worker = [&] {
     try {
-      for (;;) {
-        if (stopped()) break;
-        const std::size_t k = next.fetch_add(1);
-        if (k >= pending.size()) break;
-        const RunPoint pt = run_point(s, pending[k]);
+      while (const auto id = take()) {
+        const RunPoint pt = run_point(s, *id);
         const RunSummary r = summarise_run(pt.params, s.steps, s.kind, s.summary);
-        const std::string row = runs_row(s, pt, r);
-        std::lock_guard lock(mu);
-        // One row per write, flushed: an interruption loses at most the rows in flight.
-        if (std::fputs((row + "\n").c_str(), partial) < 0 || std::fflush(partial) != 0)
-          throw OutputError(partial_file.string() + ": write failed (" + std::strerror(errno) + ")");
-        fresh.emplace(pt.id, row);
-        ++finished;
-        boid_steps += r.boid_steps;
-        cv.notify_all();
+        keep(pt.id, runs_row(s, pt, r), r.boid_steps);
       }
     } catch (...) {
       std::lock_guard lock(mu);
@@ -773,6 +781,38 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
     cv.notify_all();
   };
 
+  using TakeFn = decltype(take);
+  using KeepFn = decltype(keep);
+  using StoppedFn = decltype(stopped);
+  struct Queue final : SweepQueue {
+    TakeFn& take_;
+    KeepFn& keep_;
+    StoppedFn& stopped_;
+    std::mutex& mu_;
+    const std::uint64_t& finished_;
+    std::atomic<bool>& closed_;
+    const std::atomic<std::size_t>& next_;
+    const std::vector<std::uint64_t>& pending_;
+    std::uint64_t skipped_, total_;
+    Queue(TakeFn& t, KeepFn& k, StoppedFn& st, std::mutex& m, const std::uint64_t& f,
+          std::atomic<bool>& c, const std::atomic<std::size_t>& n, const std::vector<std::uint64_t>& p, std::uint64_t skipped, std::uint64_t total)
+        : take_(t), keep_(k), stopped_(st), mu_(m), finished_(f), closed_(c), next_(n), pending_(p), skipped_(skipped), total_(total) {}
+    std::optional<std::uint64_t> take() override { return take_(); }
+    void add(std::uint64_t id, const std::string& row, std::uint64_t steps) override { keep_(id, row, steps); }
+    bool stopping() const override { return stopped_(); }
+    bool drained() const override { return next_.load() >= pending_.size(); }
+    std::uint64_t kept() const override {
+      std::lock_guard lock(mu_);
+      return skipped_ + finished_;
+    }
+    std::uint64_t total() const override { return total_; }
+    std::uint64_t close() override {
+      std::lock_guard lock(mu_);
+      closed_ = true;
+      return skipped_ + finished_;
+    }
+  } queue(take, keep, stopped, mu, finished, closed, next, pending, out.skipped, out.total);
+
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t jobs = std::min<std::size_t>(o.jobs > 0 ? std::size_t(o.jobs) : hw, std::max<std::size_t>(1, pending.size()));
   std::vector<std::thread> threads;
@@ -782,13 +822,33 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
   auto report = [&](std::uint64_t fin) {
     if (o.progress) o.progress({out.skipped + fin, out.total, out.skipped, elapsed()});
   };
+  // The remote's runs are out while poll() says so; it is polled from here, between waits
+  // short enough to keep the other processes fed.
+  bool remote_busy = o.remote != nullptr;
+  auto poll_remote = [&] {
+    if (!remote_busy) return;
+    try {
+      remote_busy = o.remote->poll(queue);
+    } catch (...) {
+      std::lock_guard lock(mu);
+      if (!error) error = std::current_exception();
+      failed = true;
+      remote_busy = false;
+    }
+  };
   {
+    const double wait = o.remote ? 0.002 : std::max(0.01, o.progress_interval);
+    double last_report = 0;
     std::unique_lock lock(mu);
-    while (running > 0) {
-      cv.wait_for(lock, std::chrono::duration<double>(std::max(0.01, o.progress_interval)));
+    while (running > 0 || remote_busy) {
+      cv.wait_for(lock, std::chrono::duration<double>(wait));
       const std::uint64_t fin = finished;
       lock.unlock();
-      report(fin);
+      poll_remote();
+      if (const double t = elapsed(); t - last_report >= o.progress_interval) {
+        last_report = t;
+        report(fin);
+      }
       lock.lock();
     }
   }

@@ -437,6 +437,60 @@ TEST(SweepFiles, AGarbledRowIsDroppedWithAWarningAndRedone) {
   EXPECT_NE(warnings[0].find("its run is made again"), std::string::npos) << warnings[0];
 }
 
+// Another process's share of the queue, here made in the polling thread itself: what the
+// MPI ranks do through app/sweep_mpi.cpp, without the transport.
+struct InlineRemote final : SweepRemote {
+  const SweepSpec& s;
+  std::uint64_t took = 0;
+  std::uint64_t close_after = 0;  // close the queue once this many rows are kept (0: never)
+  std::uint64_t closed_at = 0;
+  explicit InlineRemote(const SweepSpec& spec) : s(spec) {}
+  bool poll(SweepQueue& q) override {
+    if (close_after > 0 && q.kept() >= close_after) {
+      closed_at = q.close();
+      return false;
+    }
+    const auto id = q.take();
+    if (!id) return false;
+    ++took;
+    const RunPoint pt = run_point(s, *id);
+    const RunSummary r = summarise_run(pt.params, s.steps, s.kind, s.summary);
+    q.add(*id, runs_row(s, pt, r), r.boid_steps);
+    return true;
+  }
+};
+
+TEST(SweepFiles, ARemoteSharesTheQueueAndTheRowsAreTheSame) {
+  SweepSpec s = small_spec();
+  s.steps = 400;
+  const fs::path alone = fresh_dir("remote_alone"), shared = fresh_dir("remote_shared");
+  SweepOptions one;
+  one.jobs = 1;
+  run_sweep(s, alone, one);
+  InlineRemote remote(s);
+  SweepOptions o = one;
+  o.remote = &remote;
+  const SweepOutcome r = run_sweep(s, shared, o);
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.ran, 12u);
+  EXPECT_GT(remote.took, 0u);
+  EXPECT_LT(remote.took, 12u);
+  EXPECT_EQ(slurp(shared / "runs.csv"), slurp(alone / "runs.csv"));
+  EXPECT_EQ(slurp(shared / "summary.csv"), slurp(alone / "summary.csv"));
+
+  // Closed (a job about to be killed): no row after it, the partial file holds exactly what
+  // close() counted, and the same sweep again finishes it.
+  const fs::path cut = fresh_dir("remote_closed");
+  InlineRemote closing(s);
+  closing.close_after = 4;
+  o.remote = &closing;
+  EXPECT_FALSE(run_sweep(s, cut, o).complete);
+  EXPECT_GE(closing.closed_at, 4u);
+  EXPECT_EQ(parse_csv_table(slurp(cut / "runs.partial.csv")).rows.size(), closing.closed_at);
+  EXPECT_TRUE(run_sweep(s, cut, one).complete);
+  EXPECT_EQ(slurp(cut / "runs.csv"), slurp(alone / "runs.csv"));
+}
+
 TEST(SweepFiles, AFolderWithAnotherSweepIsRefused) {
   SweepSpec s = small_spec();
   const fs::path d = fresh_dir("other");

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -194,6 +195,34 @@ struct SweepProgress {
   double seconds = 0;         // since this invocation started
 };
 
+// Runs made outside this process (the other ranks of an MPI job), drawn from the same queue
+// as run_sweep's own threads, their rows written by run_sweep like its own.
+class SweepQueue {
+ public:
+  virtual ~SweepQueue() = default;
+  // The next pending run id, or nothing when every run is handed out or the sweep is stopping.
+  virtual std::optional<std::uint64_t> take() = 0;
+  // A row finished elsewhere (as runs_row writes it, without the newline).
+  virtual void add(std::uint64_t id, const std::string& row, std::uint64_t boid_steps) = 0;
+  virtual bool stopping() const = 0;
+  // Every pending id handed out (to this process's threads or the remote).
+  virtual bool drained() const = 0;
+  // Rows in runs.partial.csv now (found done and made since), of `total` runs.
+  virtual std::uint64_t kept() const = 0;
+  // Stops the sweep and writes no more rows (runs in flight are dropped, as if the process
+  // were killed); returns kept(). For a job about to be ended from outside.
+  virtual std::uint64_t close() = 0;
+  virtual std::uint64_t total() const = 0;
+};
+class SweepRemote {
+ public:
+  virtual ~SweepRemote() = default;
+  // Called from run_sweep's calling thread every millisecond or two until it returns false:
+  // hands out ids from q.take(), gives rows back with q.add(). Returns true while runs it took
+  // are still out. May throw (the sweep then stops with that error).
+  virtual bool poll(SweepQueue& q) = 0;
+};
+
 struct SweepOptions {
   int jobs = 0;  // 0: all cores
   // Called from the calling thread about every progress_interval seconds and once at the end.
@@ -206,6 +235,8 @@ struct SweepOptions {
   // Told of each stored row that a resume drops because it does not parse (its run is made
   // again), before any run starts.
   std::function<void(const std::string&)> warn;
+  // Other processes taking runs from this sweep's queue (null: this process alone).
+  SweepRemote* remote = nullptr;
 };
 
 struct SweepOutcome {
