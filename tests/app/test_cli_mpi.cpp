@@ -149,8 +149,8 @@ pid_t rank_pid(pid_t launcher, int rank) {
 // the very same doubles).
 const std::string kSmall =
     "sweep --preset report-baseline --set boids=24 --grid D_vis=10,inf --grid S_align=0.04,0.06 --reps 3 --steps 40";
-// Long enough (a few seconds on two cores) to be stopped in the middle.
-const std::string kLong = "sweep --preset report-baseline --set boids=60 --grid D_vis=10,25 --reps 150 --steps 800 --no-plots --jobs 1";
+// Long enough (about 5 s on three ranks of a quiet 2-core machine) to be stopped in the middle.
+const std::string kLong = "sweep --preset report-baseline --set boids=60 --grid D_vis=10,25 --reps 150 --steps 4000 --no-plots --jobs 1";
 
 const std::string& long_reference() {
   static const std::string runs = [] {

@@ -231,7 +231,8 @@ TEST(HostileBoard, ParameterValuesAreWrittenAsSentAndFlagged) {
 
 // "ok" with NaN in force is no acknowledgement: the mirror exits 1 and says why.
 TEST(HostileBoard, AnAcknowledgementCarryingNaNIsRefused) {
-  hostile::HostileBoard hb("acknan", {"--ack", "nan"});
+  // The board has maxspeed (id 17), so the change is sent and the answer is what is judged.
+  hostile::HostileBoard hb("acknan", {"--ack", "nan", "--param", "7=real:40", "--param", "17=real:6"});
   const fs::path out = temp("acknan-out");
   fs::remove_all(out);
   const Outcome r = run_flockscope({"mirror", "--port", hb.link, "--seconds", "1", "--set", "maxspeed=5", "--out", out.string()});
