@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -58,6 +59,7 @@ constexpr ImU32 kColPath = IM_COL32(200, 150, 255, 255);
 constexpr ImU32 kColPol = IM_COL32(255, 120, 160, 255);
 constexpr ImU32 kColSpeed = IM_COL32(240, 220, 100, 255);
 constexpr ImU32 kPredator = IM_COL32(255, 70, 70, 255);
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const ImVec4 kReset(1.0f, 0.78f, 0.35f, 1.0f);
 
 // Which panel section a parameter belongs to, by name (the table's order is the wire's).
@@ -104,6 +106,9 @@ bool input_text(const char* label, std::string& s) {
 void PlotData::clear() {
   for (Series* s : {&diameter, &cx, &cy, &polarisation, &speed}) s->clear();
   steps.clear();
+  nn.clear();
+  clusters.clear();
+  from_state.clear();
   resets.clear();
   time_offset = 0;
 }
@@ -554,12 +559,19 @@ void GuiApp::update() {
   int steps = running_ ? steps_per_frame_ : 0;
   if (step_requested_) steps = std::max(steps, 1), step_requested_ = false;
   if (source_->live()) steps = 1;  // a board runs by itself: take what came
+  // Every step is plotted and recorded, not only the one drawn.
+  const bool record = recorder_ && std::string_view(source_->kind()) != "replay";
+  int taken = 0;
   if (steps > 0) {
     const auto s0 = Clock::now();
-    const bool moved = source_->advance(steps);
+    const bool moved = source_->advance(steps, [&] {
+      ++taken;
+      push_plot_point();
+      if (record) record_frame();
+    });
     if (!moved && source_->ended()) running_ = false;
     times_.simulate = ms_since(s0);
-    times_.steps = steps;
+    times_.steps = source_->live() ? taken : steps;
     source_moved_ = source_moved_ || moved;
   }
   for (auto& n : source_->take_notes()) note(n.text, n.error);
@@ -568,20 +580,23 @@ void GuiApp::update() {
     params_revision_ = source_->params_revision();
     edit_ = source_->pending_params();
   }
-  if (source_moved_) {
+  if (source_moved_ && taken == 0) {  // a reset without a step: its state is a point too
     push_plot_point();
-    if (recorder_ && std::string_view(source_->kind()) != "replay") {
-      try {
-        recorder_->write_frame(source_->step(), source_->time(), source_->metrics(), source_->boids(), source_->ids(),
-                               std::vector<Predator>(source_->predators().begin(), source_->predators().end()));
-      } catch (const std::exception& e) {
-        note(e.what(), true);
-        recorder_.reset();
-      }
-    }
+    if (record) record_frame();
   }
   largest_flock_update(std::chrono::duration<double>(Clock::now() - start_).count());
   times_.metrics = std::max(0.0, ms_since(t0) - times_.simulate);
+}
+
+void GuiApp::record_frame() {
+  if (!recorder_) return;
+  try {
+    recorder_->write_frame(source_->step(), source_->time(), source_->metrics(), source_->boids(), source_->ids(),
+                           std::vector<Predator>(source_->predators().begin(), source_->predators().end()));
+  } catch (const std::exception& e) {
+    note(e.what(), true);
+    recorder_.reset();
+  }
 }
 
 void GuiApp::push_plot_point() {
@@ -599,6 +614,10 @@ void GuiApp::push_plot_point() {
   plots_.polarisation.push(t, m.polarisation);
   plots_.speed.push(t, m.mean_speed);
   plots_.steps.push_back(double(source_->step()));
+  const bool nb = source_->has_neighbour_metrics();
+  plots_.nn.push_back(nb ? m.mean_nn_distance : kNaN);
+  plots_.clusters.push_back(nb ? double(m.clusters) : kNaN);
+  plots_.from_state.push_back(source_->metrics_from_state() ? 1 : 0);
   centroid_trail_.emplace_back(float(m.centroid_x), float(m.centroid_y));
   if (centroid_trail_.size() > 600) centroid_trail_.erase(centroid_trail_.begin(), centroid_trail_.begin() + 100);
 }

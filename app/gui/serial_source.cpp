@@ -53,25 +53,34 @@ void SerialSource::set_predators(bool on) {
   pending_[link_.command(protocol::CommandId::kPredators, on ? 1 : 0)] = {0, protocol::CommandId::kPredators};
 }
 
-bool SerialSource::advance(int) {
-  bool moved = false;
-  for (link::LinkEvent& e : link_.take_events()) on_event(e, moved);
-  // Metrics of the newest frame only: the plots get one point per drawn frame, as for a
-  // local flock.
-  if (moved) {
-    // No group bits from this board: every boid plain (board order is not id order, so the
-    // window must not colour scouts by slot).
-    if (frame_.groups.size() != frame_.size()) frame_.groups.assign(frame_.size(), 0);
-    metrics_ = link::metrics_of(frame_, cluster_radius(board_), window_metrics_options(frame_.size()));
+bool SerialSource::advance(int, const EachStep& each) {
+  std::vector<link::LinkEvent> events = link_.take_events();
+  std::size_t newest = events.size();
+  for (std::size_t i = 0; i < events.size(); ++i)
+    if (std::holds_alternative<link::MirroredFrame>(events[i])) newest = i;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (auto* f = std::get_if<link::MirroredFrame>(&events[i])) {
+      show_frame(std::move(*f), i == newest);  // the drawn frame also gets the neighbour metrics
+      if (each) each();
+    } else {
+      on_event(events[i]);
+    }
   }
-  return moved;
+  return newest < events.size();
 }
 
-void SerialSource::on_event(link::LinkEvent& e, bool& moved) {
-  if (auto* f = std::get_if<link::MirroredFrame>(&e)) {
-    frame_ = std::move(*f);
-    moved = true;
-  } else if (auto* s = std::get_if<link::StateChanged>(&e)) {
+void SerialSource::show_frame(link::MirroredFrame&& f, bool neighbours) {
+  frame_ = std::move(f);
+  // No group bits from this board: every boid plain (board order is not id order, so the
+  // window must not colour scouts by slot).
+  if (frame_.groups.size() != frame_.size()) frame_.groups.assign(frame_.size(), 0);
+  const MetricsOptions o = window_metrics_options(frame_.size(), neighbours);
+  metrics_ = link::metrics_of(frame_, cluster_radius(board_), o);
+  neighbours_ = o.nearest_neighbour;
+}
+
+void SerialSource::on_event(link::LinkEvent& e) {
+  if (auto* s = std::get_if<link::StateChanged>(&e)) {
     state_ = s->state;
     if (s->state != link::LinkState::kConnected) have_params_ = false;
     const bool bad = s->state == link::LinkState::kVersionMismatch || s->state == link::LinkState::kReconnecting;

@@ -32,6 +32,8 @@ class SerialSource final : public BoidSource {
   const Params& params() const override { return board_; }
   const Params& pending_params() const override { return requested_; }
   const Metrics& metrics() const override { return metrics_; }
+  bool has_neighbour_metrics() const override { return neighbours_; }
+  bool metrics_from_state() const override { return link::metrics_from_state(frame_); }
   std::uint64_t step() const override { return frame_.frame; }
   double time() const override { return double(frame_.frame) * board_.dt; }
 
@@ -45,7 +47,10 @@ class SerialSource final : public BoidSource {
   void set_params(const Params& p) override;
   // The reset command with the asked-for seed (reset-only changes take effect then).
   void reset() override;
-  bool advance(int steps) override;
+  // Takes every event queued since the last call, in order; each board frame becomes the
+  // shown one in turn (`each` runs for it), so the newest is shown at the end.
+  using BoidSource::advance;
+  bool advance(int steps, const EachStep& each) override;
 
   // Commands.
   void set_paused(bool paused);
@@ -61,7 +66,8 @@ class SerialSource final : public BoidSource {
   std::size_t requests_pending() const { return pending_.size(); }
 
  private:
-  void on_event(link::LinkEvent& e, bool& moved);
+  void on_event(link::LinkEvent& e);
+  void show_frame(link::MirroredFrame&& f, bool neighbours);
   void on_done(const link::RequestDone& d);
   void note(std::string text, bool error) { notes_.push_back({std::move(text), error}); }
 
@@ -72,6 +78,7 @@ class SerialSource final : public BoidSource {
   Params board_, requested_;
   link::MirroredFrame frame_;
   Metrics metrics_;
+  bool neighbours_ = false;
   struct Sent {
     std::uint16_t id;        // parameter id, or 0 for a command
     protocol::CommandId command{};

@@ -190,14 +190,14 @@ TEST(GuiExport, CsvParsesBackToThePlottedValues) {
   std::ifstream in(csv);
   std::string line;
   std::getline(in, line);
-  EXPECT_EQ(line, "time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed");
+  EXPECT_EQ(line, "time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,source");
   const PlotData& d = app.plots();
   std::size_t row = 0;
   while (std::getline(in, line)) {
     std::vector<double> v;
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) v.push_back(std::strtod(cell.c_str(), nullptr));
-    ASSERT_EQ(v.size(), 7u);
+    ASSERT_EQ(v.size(), 10u);
     ASSERT_LT(row, d.diameter.size());
     EXPECT_EQ(v[0], d.diameter.t()[row]);
     EXPECT_EQ(v[2], d.diameter.y()[row]);
@@ -209,6 +209,70 @@ TEST(GuiExport, CsvParsesBackToThePlottedValues) {
   }
   EXPECT_EQ(row, d.diameter.size());
   EXPECT_GE(row, 12u);
+}
+
+namespace {
+// A CSV file as rows of cells (the header first).
+std::vector<std::vector<std::string>> read_csv(const fs::path& file) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    rows.push_back(std::move(cells));
+  }
+  return rows;
+}
+}  // namespace
+
+// Four steps per drawn frame: every step is a plotted point, an exported row and a recorded
+// frame, with the metrics of that very step (an independent flock stepped alongside), and
+// the neighbour metrics only where they were computed (the drawn steps), empty elsewhere.
+TEST(GuiExport, FourStepsPerFrameExportAndRecordEveryStep) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless());
+  Params params = app.source().params();
+  params.boids = 400;  // a quick flock: the point is the steps, not the size
+  app.set_source(std::make_unique<LocalSource>(params));
+  app.start_recording(dir / "steps.flkrec");
+  ASSERT_FALSE(app.message_is_error()) << app.message();
+  app.set_steps_per_frame(4);
+  app.set_running(true);
+  for (int i = 0; i < 100; ++i) app.frame();
+  app.stop_recording();
+  app.export_all(dir);
+  ASSERT_FALSE(app.message_is_error()) << app.message();
+  fs::path csv;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".csv") csv = e.path();
+  ASSERT_FALSE(csv.empty());
+  const auto rows = read_csv(csv);
+  ASSERT_EQ(rows.size(), 1u + 401u);  // the header, the first state, 400 steps
+  Flock twin(params);
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    const auto& c = rows[r];
+    ASSERT_EQ(c.size(), 10u) << "row " << r;
+    const std::uint64_t step = r - 1;
+    EXPECT_EQ(std::strtoull(c[1].c_str(), nullptr, 10), step);
+    if (step > 0) twin.step();
+    const Metrics m = compute_metrics(twin);
+    EXPECT_EQ(std::strtod(c[2].c_str(), nullptr), m.diameter) << "step " << step;
+    EXPECT_EQ(std::strtod(c[5].c_str(), nullptr), m.polarisation) << "step " << step;
+    // The drawn steps (every fourth, and the first state) have the neighbour metrics.
+    if (step % 4 == 0) {
+      EXPECT_EQ(std::strtod(c[7].c_str(), nullptr), m.mean_nn_distance) << "step " << step;
+      EXPECT_EQ(std::atoi(c[8].c_str()), m.clusters) << "step " << step;
+    } else {
+      EXPECT_EQ(c[7], "") << "step " << step;
+      EXPECT_EQ(c[8], "") << "step " << step;
+    }
+    EXPECT_EQ(c[9], "state");
+  }
+  const Recording rec = Recording::load(dir / "steps.flkrec");
+  ASSERT_EQ(rec.frames(), 401u);
+  for (std::size_t i = 0; i < rec.frames(); ++i) EXPECT_EQ(rec.frame(i).step, i);
 }
 
 TEST(GuiExport, SvgParsesWithTheSeriesAndPngHasTheRequestedSize) {

@@ -126,6 +126,42 @@ TEST(GuiSerial, BoardSessionRecordsAndReplaysWithoutTheBoard) {
   fs::remove_all(dir);
 }
 
+// A board at 30 frames a second mirrored by a window that draws at most 10 a second (the
+// test sleeps 100 ms after every drawn frame): every board frame received is still a
+// plotted point and a recorded frame, in order, with no frame number skipped.
+TEST(GuiSerial, SlowWindowPlotsAndRecordsEveryBoardFrame) {
+  const fs::path dir = fs::temp_directory_path() / ("flockscope-gui-every-rec-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  VirtualBoard vb({"--boids", "300"}, link_path("every"));
+  GuiApp app(headless());
+  app.connect_serial(vb.link);
+  ASSERT_TRUE(frames_until(app, 5000, [&] { return serial(app).connected() && app.source().boids().n == 300; }))
+      << app.message();
+  app.start_recording(dir / "every.flkrec");
+  const std::size_t first = app.plots().steps.size() - 1;  // the recording's first frame
+  int drawn = 0;
+  for (; drawn < 200 && app.plots().steps.size() < first + 60; ++drawn) {
+    app.frame();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  app.stop_recording();
+  const PlotData& d = app.plots();
+  ASSERT_GE(d.steps.size(), first + 60) << "board frames plotted in " << drawn << " drawn frames";
+  // More board frames than drawn frames: the window took every frame queued between draws.
+  EXPECT_GT(d.steps.size() - first, std::size_t(drawn) + 20);
+  for (std::size_t i = first + 1; i < d.steps.size(); ++i) ASSERT_EQ(d.steps[i], d.steps[i - 1] + 1) << "point " << i;
+  EXPECT_EQ(serial(app).link_status().counters.frames_dropped, 0u);
+  // The whole board frames' metrics come from all of their boids.
+  for (std::size_t i = first; i < d.steps.size(); ++i) EXPECT_EQ(d.from_state[i], 1) << "point " << i;
+  const Recording rec = Recording::load(dir / "every.flkrec");
+  ASSERT_EQ(rec.frames(), d.steps.size() - first);
+  for (std::size_t i = 0; i < rec.frames(); ++i) {
+    ASSERT_EQ(double(rec.step(i)), d.steps[first + i]) << "frame " << i;
+    EXPECT_EQ(rec.metrics(i).diameter, d.diameter.y()[first + i]);
+  }
+  fs::remove_all(dir);
+}
+
 TEST(GuiSerial, UnpluggedBoardShowsReconnectingAndComesBackByItself) {
   const std::string path = link_path("unplug");
   auto vb = std::make_unique<VirtualBoard>(std::vector<std::string>{"--boids", "300"}, path);
