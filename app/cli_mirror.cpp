@@ -2,7 +2,8 @@
 // Connects to a board (a Pico on /dev/ttyACM0, the virtual board's pseudo-terminal, the
 // firmware in the emulator), applies each --set through the protocol (every change must be
 // acknowledged, or it exits 1 with the board's reason), mirrors the board for --seconds and
-// writes DIR/metrics.csv (the columns of `flockscope run`, one row per board frame) and
+// writes DIR/metrics.csv (the columns of `flockscope run` and `source`, one row per board
+// frame; `source` says whether its metrics came from all of the frame's boids) and
 // DIR/link.json (the link's counters, the board's hello, each change's round trip).
 //
 // Exit status: 0 done; 1 the board did not answer, rejected a change, sent no frames or
@@ -115,7 +116,7 @@ class Mirror {
       throw Failure{2, dir.string() + ": cannot create output folder (" + ec.message() + ")"};
     std::string csv;
     for (const auto& c : metrics_columns()) csv += (csv.empty() ? "" : ",") + c;
-    csv += "\n";
+    csv += ",source\n";
     for (const auto& r : rows_) csv += r + "\n";
     write_text_file(dir / "metrics.csv", csv);
 
@@ -241,7 +242,10 @@ class Mirror {
     frames_.boids = f.size();
     if (f.has_stats) frames_.board_fps = f.stats.fps;
     const Metrics m = link::metrics_of(f, cluster_radius(*board_params_));
-    rows_.push_back(metrics_row(f.frame, double(f.frame) * board_params_->dt, m));
+    // source: `state` (computed from every boid of the frame) or `board` (the board's own
+    // metrics stood in: the state stream off, a chunk lost).
+    rows_.push_back(metrics_row(f.frame, double(f.frame) * board_params_->dt, m) +
+                    (link::metrics_from_state(f) ? ",state" : ",board"));
     if (recorder_)
       recorder_->write_frame(f.frame, double(f.frame) * board_params_->dt, m, link::view_of(f), nullptr, f.predators);
   }
