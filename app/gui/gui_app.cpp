@@ -109,8 +109,19 @@ void PlotData::clear() {
   nn.clear();
   clusters.clear();
   from_state.clear();
+  board_spans.clear();
   resets.clear();
   time_offset = 0;
+}
+
+void PlotData::mark_source(double t, bool state) {
+  const bool after_board = !from_state.empty() && !from_state.back();
+  from_state.push_back(state ? 1 : 0);
+  if (state) return;
+  if (after_board && !board_spans.empty())
+    board_spans.back().t1 = t;
+  else
+    board_spans.push_back({t, t});
 }
 
 // ---------------------------------------------------------------- construction
@@ -617,7 +628,7 @@ void GuiApp::push_plot_point() {
   const bool nb = source_->has_neighbour_metrics();
   plots_.nn.push_back(nb ? m.mean_nn_distance : kNaN);
   plots_.clusters.push_back(nb ? double(m.clusters) : kNaN);
-  plots_.from_state.push_back(source_->metrics_from_state() ? 1 : 0);
+  plots_.mark_source(t, source_->metrics_from_state());
   centroid_trail_.emplace_back(float(m.centroid_x), float(m.centroid_y));
   if (centroid_trail_.size() > 600) centroid_trail_.erase(centroid_trail_.begin(), centroid_trail_.begin() + 100);
 }
@@ -745,15 +756,18 @@ void GuiApp::plots_panel() {
   PlotLine pol[] = {{"polarisation", &plots_.polarisation, kColPol, &show_pol_}};
   PlotLine sp[] = {{"mean speed", &plots_.speed, kColSpeed, &show_speed_}};
   ImGui::BeginGroup();
-  time_plot("diameter", "Flock diameter (px)", "time", plot_views_[0], d, marks, ImVec2(cell_w, cell_h));
+  // Amber: the board's own metrics (a partial frame, no state stream), not all of its boids.
+  const std::span<const TimeSpan> bands(plots_.board_spans);
+  const char* band = "board's metrics";
+  time_plot("diameter", "Flock diameter (px)", "time", plot_views_[0], d, marks, ImVec2(cell_w, cell_h), bands, band);
   remember("plot:diameter");
   ImGui::SameLine();
-  time_plot("centroid", "Centroid (px)", "time", plot_views_[1], c, marks, ImVec2(cell_w, cell_h));
+  time_plot("centroid", "Centroid (px)", "time", plot_views_[1], c, marks, ImVec2(cell_w, cell_h), bands, band);
   remember("plot:centroid");
-  time_plot("polarisation", "Polarisation", "time", plot_views_[2], pol, marks, ImVec2(cell_w, cell_h));
+  time_plot("polarisation", "Polarisation", "time", plot_views_[2], pol, marks, ImVec2(cell_w, cell_h), bands, band);
   remember("plot:polarisation");
   ImGui::SameLine();
-  time_plot("speed", "Mean speed (px/frame)", "time", plot_views_[3], sp, marks, ImVec2(cell_w, cell_h));
+  time_plot("speed", "Mean speed (px/frame)", "time", plot_views_[3], sp, marks, ImVec2(cell_w, cell_h), bands, band);
   remember("plot:speed");
   ImGui::EndGroup();
   ImGui::SameLine();

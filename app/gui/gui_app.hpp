@@ -51,9 +51,14 @@ struct PlotData {
   // Per point: 1 when its metrics came from all of the state, 0 when a board's own metrics
   // message stood in (a partial frame, a board sending no state).
   std::vector<std::uint8_t> from_state;
+  // The stretches of plot time whose points are a board's own metrics (shaded on the plots).
+  std::vector<TimeSpan> board_spans;
   std::vector<double> resets;   // plot times of resets (vertical markers)
   double time_offset = 0;       // plot time continues across resets
   void clear();
+  // Notes where the point just pushed at plot time t got its metrics: board points next to
+  // each other make one shaded span.
+  void mark_source(double t, bool state);
 };
 
 // Per-frame timings in milliseconds.

@@ -275,6 +275,55 @@ TEST(GuiExport, FourStepsPerFrameExportAndRecordEveryStep) {
   for (std::size_t i = 0; i < rec.frames(); ++i) EXPECT_EQ(rec.frame(i).step, i);
 }
 
+// Points whose metrics are a board's own (no whole state) are marked: adjacent ones make one
+// amber span on the plots, and the CSV says `board` for them.
+TEST(GuiPlots, BoardMetricsAreShadedAndExportedAsBoard) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless());
+  PlotData& d = app.plots();
+  d.clear();
+  for (int i = 0; i < 100; ++i) {
+    const double t = i;
+    d.diameter.push(t, 50 + i % 3), d.cx.push(t, 1), d.cy.push(t, 2), d.polarisation.push(t, 0.5), d.speed.push(t, 3);
+    d.steps.push_back(t), d.nn.push_back(NAN), d.clusters.push_back(NAN);
+    d.mark_source(t, !(i >= 40 && i < 60) && i != 80);
+  }
+  ASSERT_EQ(d.board_spans.size(), 2u);
+  EXPECT_EQ(d.board_spans[0].t0, 40);
+  EXPECT_EQ(d.board_spans[0].t1, 59);
+  EXPECT_EQ(d.board_spans[1].t0, 80);
+  EXPECT_EQ(d.board_spans[1].t1, 80);
+
+  const Image img = screenshot(app, dir / "bands.png");
+  const auto r = app.item_rect("plot:centroid");
+  ASSERT_TRUE(r);
+  // A row of the centroid plot between its two flat lines: amber only across the spans
+  // (the 20-point one is a fifth of the time axis, which is most of the plot's width).
+  const int y = int(r->y0 + (r->y1 - r->y0) * 0.35f);
+  auto amber = [&](float frac) {
+    const auto* px = img.at(int(r->x0 + (r->x1 - r->x0) * frac), y);
+    return px[0] > px[2] + 15 && px[1] > px[2];
+  };
+  int amber_cols = 0, cols = 0;
+  for (float f = 0.1f; f < 0.95f; f += 0.01f, ++cols) amber_cols += amber(f);
+  EXPECT_GT(amber_cols, cols / 14);
+  EXPECT_LT(amber_cols, cols / 4);
+  EXPECT_FALSE(amber(0.12f));
+
+  app.export_all(dir);
+  fs::path csv;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".csv") csv = e.path();
+  const auto rows = read_csv(csv);
+  ASSERT_EQ(rows.size(), 101u);
+  EXPECT_EQ(rows[1 + 39][9], "state");
+  EXPECT_EQ(rows[1 + 40][9], "board");
+  EXPECT_EQ(rows[1 + 59][9], "board");
+  EXPECT_EQ(rows[1 + 60][9], "state");
+  EXPECT_EQ(rows[1 + 80][9], "board");
+  EXPECT_EQ(rows[1 + 10][7], "");  // not computed: empty, not a number
+}
+
 TEST(GuiExport, SvgParsesWithTheSeriesAndPngHasTheRequestedSize) {
   const fs::path dir = test_dir();
   GuiApp app(headless());
