@@ -287,7 +287,7 @@ TEST(LinkVirtualBoard, GarbageAndTruncatedFramesOnTheLineAreSurvived) {
 }
 
 TEST(LinkVirtualBoard, BoardOfAnotherProtocolVersionIsNamed) {
-  for (const int version : {2, 0}) {
+  for (const int version : {3, 1}) {
     std::string tag = "v";  // (not "v" + to_string(...): GCC 12's -Wrestrict false positive)
     tag += std::to_string(version);
     TestPty line(tag);
@@ -322,7 +322,7 @@ TEST(LinkVirtualBoard, BoardOfAnotherProtocolVersionIsNamed) {
     std::string said = "protocol ";
     said += std::to_string(version);
     EXPECT_NE(detail.find(said), std::string::npos) << detail;
-    EXPECT_NE(detail.find(version > 1 ? "update the app" : "update the board's firmware"), std::string::npos) << detail;
+    EXPECT_NE(detail.find(version > proto::kProtocolVersion ? "update the app" : "update the board's firmware"), std::string::npos) << detail;
     EXPECT_TRUE(p.frames.empty());
     EXPECT_EQ(p.state(), link::LinkState::kVersionMismatch);
     EXPECT_EQ(p.link.status().counters.sessions, 0u);
