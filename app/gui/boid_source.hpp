@@ -52,6 +52,9 @@ class BoidSource {
   // Scout group per boid in storage order (0 none, 1 right, 2 left) when the source knows
   // groups rather than ids (a board sends them); nullptr otherwise.
   virtual const std::uint8_t* groups() const { return nullptr; }
+  // The source's true value of a parameter when it lies outside this app's range (a board
+  // that reports one): params() holds the nearest valid value, the window shows this one.
+  virtual std::optional<double> outside_value(std::uint16_t /*id*/) const { return std::nullopt; }
   // A parameter change sent but not yet confirmed (a board's acknowledgement pending).
   virtual bool param_pending(std::uint16_t /*id*/) const { return false; }
   // Bumps whenever the parameters changed from the source's side (a board's parameter set

@@ -61,6 +61,7 @@ constexpr ImU32 kColSpeed = IM_COL32(240, 220, 100, 255);
 constexpr ImU32 kPredator = IM_COL32(255, 70, 70, 255);
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const ImVec4 kReset(1.0f, 0.78f, 0.35f, 1.0f);
+const ImVec4 kOutsideRange(0.55f, 0.16f, 0.10f, 1.0f);  // a board value beyond this app's range
 
 // Which panel section a parameter belongs to, by name (the table's order is the wire's).
 const char* section_of(std::string_view name) {
@@ -462,9 +463,21 @@ void GuiApp::parameter_widgets() {
     const bool in_flight = source_->param_pending(d.id);  // sent to a board, not acknowledged yet
     double v = get_param(edit_, d);
     bool changed = false;
+    // A board's value outside this app's range: shown as the board has it, in a warning
+    // colour; the slider's position is the nearest valid value, and moving it sends one.
+    const std::optional<double> outside = in_flight ? std::nullopt : source_->outside_value(d.id);
+    const double board_v = outside.value_or(0);
+    char shown[64] = "%.5g";
+    if (outside) {
+      std::snprintf(shown, sizeof shown, "%.6g (!)", board_v);
+      for (char* c = shown; *c; ++c)
+        if (*c == '%') *c = ' ';  // the text is an ImGui format string
+    }
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-    const int styled = in_flight || reset_only ? 1 : 0;
-    if (in_flight)
+    const int styled = in_flight || reset_only || outside ? 1 : 0;
+    if (outside)
+      ImGui::PushStyleColor(ImGuiCol_FrameBg, kOutsideRange);
+    else if (in_flight)
       ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0.15f, 0.32f, 0.55f, 1));
     else if (reset_only)
       ImGui::PushStyleColor(ImGuiCol_FrameBg, pending ? ImVec4(0.45f, 0.33f, 0.08f, 1) : ImVec4(0.22f, 0.19f, 0.12f, 1));
@@ -492,7 +505,7 @@ void GuiApp::parameter_widgets() {
           const auto lo = std::int64_t(d.slider_min), hi = std::int64_t(d.slider_max);
           // Counts spanning decades (boids 0..100000) get a logarithmic slider too.
           const ImGuiSliderFlags f = hi >= 1000 ? ImGuiSliderFlags_Logarithmic : 0;
-          changed = ImGui::SliderScalar("##v", ImGuiDataType_S64, &i, &lo, &hi, "%lld", f);
+          changed = ImGui::SliderScalar("##v", ImGuiDataType_S64, &i, &lo, &hi, outside ? shown : "%lld", f);
         }
         if (changed) v = double(i);
         break;
@@ -501,7 +514,8 @@ void GuiApp::parameter_widgets() {
         const double lo = d.slider_min, hi = d.slider_max;
         double x = std::isinf(v) ? hi : v;
         const ImGuiSliderFlags f = d.log_scale() ? ImGuiSliderFlags_Logarithmic : 0;
-        if (ImGui::SliderScalar("##v", ImGuiDataType_Double, &x, &lo, &hi, std::isinf(v) ? "inf" : "%.5g", f)) v = x, changed = true;
+        if (ImGui::SliderScalar("##v", ImGuiDataType_Double, &x, &lo, &hi, outside ? shown : std::isinf(v) ? "inf" : "%.5g", f))
+          v = x, changed = true;
         break;
       }
     }
@@ -511,6 +525,9 @@ void GuiApp::parameter_widgets() {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
       ImGui::TextUnformatted(d.help.data(), d.help.data() + d.help.size());
+      if (outside)
+        ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "the board's value %.6g is outside this app's range %s; moving the slider sends a value within it",
+                           board_v, describe_range(d).c_str());
       ImGui::TextDisabled("range %s%s%s", describe_range(d).c_str(), d.log_scale() ? ", logarithmic slider" : "",
                           reset_only ? "; applied on Reset" : "; acts in this frame");
       ImGui::PopTextWrapPos();
@@ -519,6 +536,8 @@ void GuiApp::parameter_widgets() {
     ImGui::SameLine();
     if (in_flight)
       ImGui::TextColored(ImVec4(0.5f, 0.75f, 1, 1), "%s (sent)", name.c_str());
+    else if (outside)
+      ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "%s (outside this app's range)", name.c_str());
     else if (reset_only)
       ImGui::TextColored(kReset, "%s%s", name.c_str(), pending ? " *" : "");
     else

@@ -1,5 +1,6 @@
 #include "serial_source.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "wire_params.hpp"
@@ -22,12 +23,30 @@ std::vector<BoidSource::Note> SerialSource::take_notes() {
   return out;
 }
 
+std::optional<double> SerialSource::outside_value(std::uint16_t id) const {
+  const auto it = outside_.find(id);
+  if (it == outside_.end()) return std::nullopt;
+  return it->second;
+}
+
+// The board's value of a parameter: in force unless it lies outside this app's range, then
+// the nearest valid one, with the true value kept for the window to show.
+void SerialSource::board_value(const ParamDef& def, double v) {
+  if (!set_param(board_, def, v)) {
+    outside_.erase(def.id);
+  } else {
+    (void)set_param(board_, def, std::clamp(v, def.min, def.max));
+    outside_[def.id] = v;
+  }
+}
+
 void SerialSource::set_params(const Params& p) {
   if (!connected()) return;
   for (const ParamDef& d : param_table()) {
     const double v = get_param(p, d);
     if (v == get_param(requested_, d)) continue;
     if (set_param(requested_, d, v)) continue;  // the table refuses it: never sent
+    outside_.erase(d.id);  // an in-range value asked for; the ack brings the board's answer
     const std::uint32_t r = link_.change_param(d.id, link::to_wire(d, v));
     pending_[r] = {d.id, {}};
     ++pending_ids_[d.id];
@@ -87,7 +106,8 @@ void SerialSource::on_event(link::LinkEvent& e) {
     note(std::string("board link: ") + link::to_string(s->state) + " (" + s->detail + ")", bad);
   } else if (auto* p = std::get_if<link::BoardParams>(&e)) {
     std::string flagged;
-    board_ = link::params_from_wire(p->params, board_, &flagged);
+    outside_.clear();
+    board_ = link::params_from_wire(p->params, board_, &flagged, &outside_);
     requested_ = board_;
     pending_ids_.clear();
     have_params_ = true;
@@ -113,13 +133,13 @@ void SerialSource::on_done(const link::RequestDone& d) {
     const auto in_force = link::from_wire(*def, d.value);
     switch (d.outcome) {
       case link::Outcome::kAccepted:
-        if (in_force && d.status == protocol::Status::kOk) (void)set_param(board_, *def, *in_force);
+        if (in_force && d.status == protocol::Status::kOk) board_value(*def, *in_force);
         return;  // ok_at_reset: in force after the next reset; the slider already shows it
       case link::Outcome::kRejected:
         note("the board rejected " + name + " = " + link::describe_wire(d.sent) + ": " + link::describe_status(d.status) +
                  "; back to " + link::describe_wire(d.value),
              true);
-        if (in_force) (void)set_param(board_, *def, *in_force);
+        if (in_force) board_value(*def, *in_force);
         break;
       case link::Outcome::kUnanswered: note("the board did not acknowledge " + name + "; back to its value", true); break;
       case link::Outcome::kNotConnected: note(name + " not sent: the board is not connected", true); break;

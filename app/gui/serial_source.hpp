@@ -40,6 +40,7 @@ class SerialSource final : public BoidSource {
   bool editable() const override { return connected(); }
   bool live() const override { return true; }
   bool param_pending(std::uint16_t id) const override { return pending_ids_.count(id) > 0; }
+  std::optional<double> outside_value(std::uint16_t id) const override;
   std::uint64_t params_revision() const override { return revision_; }
   std::vector<Note> take_notes() override;
 
@@ -70,6 +71,7 @@ class SerialSource final : public BoidSource {
   void show_frame(link::MirroredFrame&& f, bool neighbours);
   void on_done(const link::RequestDone& d);
   void note(std::string text, bool error) { notes_.push_back({std::move(text), error}); }
+  void board_value(const ParamDef& def, double v);
 
   std::string port_;
   link::BoardLink link_;
@@ -85,6 +87,7 @@ class SerialSource final : public BoidSource {
   };
   std::map<std::uint32_t, Sent> pending_;    // request number -> what it was
   std::map<std::uint16_t, int> pending_ids_; // parameter id -> requests in flight
+  std::map<std::uint16_t, double> outside_;  // parameter id -> the board's value outside our range
   std::uint64_t revision_ = 0;
   std::vector<Note> notes_;
 };

@@ -65,7 +65,8 @@ const char* describe_status(protocol::Status s) {
   return "unknown status";
 }
 
-Params params_from_wire(std::span<const protocol::Param> wire, const Params& base, std::string* flagged) {
+Params params_from_wire(std::span<const protocol::Param> wire, const Params& base, std::string* flagged,
+                        std::map<std::uint16_t, double>* outside) {
   Params p = base;
   for (const protocol::Param& w : wire) {
     const ParamDef* def = find_param(w.id);
@@ -77,6 +78,7 @@ Params params_from_wire(std::span<const protocol::Param> wire, const Params& bas
       // hold valid values, so the nearest valid one is shown and the name is flagged.
       (void)set_param(p, *def, std::clamp(*v, def->min, def->max));
       if (flagged) *flagged += (flagged->empty() ? "" : ", ") + std::string(def->name) + "=" + describe_wire(w.value);
+      if (outside) (*outside)[w.id] = *v;
     }
   }
   return p;

@@ -3,6 +3,7 @@
 // with the wrong tag is refused rather than reinterpreted.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,7 +22,9 @@ const char* describe_status(protocol::Status s);  // "out of range", ...
 
 // A board's parameter set as core Params: starts from `base` and takes every parameter the
 // table knows. Values outside core's range are kept as the board reports them (PROTOCOL.md
-// section 12: shown as they are, never clamped); `flagged` lists them.
-Params params_from_wire(std::span<const protocol::Param> wire, const Params& base, std::string* flagged = nullptr);
+// section 12: shown as they are, never clamped): Params holds the nearest valid value,
+// `flagged` lists them and `outside` (id -> the board's value) keeps their true values.
+Params params_from_wire(std::span<const protocol::Param> wire, const Params& base, std::string* flagged = nullptr,
+                        std::map<std::uint16_t, double>* outside = nullptr);
 
 }  // namespace flockscope::link
