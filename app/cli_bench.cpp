@@ -72,15 +72,15 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       // The metrics a window computes every step (diameter, centroid, polarisation, mean
       // speed, the left/right shares: one pass, on the UI thread) and, once per drawn frame,
       // with nearest-neighbour distance and clusters; timed on the final state.
-      auto time_metrics = [&](const MetricsOptions& o) {
+      auto time_metrics = [&](auto&& compute) {
         const int reps = std::max(3, std::min(a->steps, 20));
         volatile double sink = 0;
         const auto m0 = std::chrono::steady_clock::now();
-        for (int i = 0; i < reps; ++i) sink = sink + compute_metrics(flock, o).diameter;
+        for (int i = 0; i < reps; ++i) sink = sink + compute().diameter;
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m0).count() / reps;
       };
-      const double step_metrics_ms = time_metrics({.nearest_neighbour = false, .clusters = false});
-      const double full_metrics_ms = time_metrics({});
+      const double step_metrics_ms = time_metrics([&] { return compute_step_metrics(view_of(flock), threads); });
+      const double full_metrics_ms = time_metrics([&] { return compute_metrics(flock); });
       rusage ru{};
       getrusage(RUSAGE_SELF, &ru);
       const double peak_rss = double(ru.ru_maxrss) * 1024.0;

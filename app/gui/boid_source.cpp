@@ -25,10 +25,17 @@ LocalSource::LocalSource(const Params& p, const FlockSnapshot& initial) : flock_
   update_metrics();
 }
 
+// Every step: the plotted metrics on the engine's threads; the neighbour metrics only when
+// asked (the drawn step) and while they stay cheap.
 void LocalSource::update_metrics(bool neighbours) {
   const MetricsOptions o = window_metrics_options(flock_.size(), neighbours);
-  metrics_ = compute_metrics(view_of(flock_), cluster_radius(flock_.params()), o);
+  metrics_ = compute_step_metrics(view_of(flock_), flock_.threads());
   neighbours_ = o.nearest_neighbour;
+  if (neighbours_) {
+    const Metrics full = compute_metrics(view_of(flock_), cluster_radius(flock_.params()), o);
+    metrics_.mean_nn_distance = full.mean_nn_distance;
+    metrics_.clusters = full.clusters;
+  }
 }
 
 void LocalSource::reset() {
