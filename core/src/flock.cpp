@@ -27,14 +27,6 @@
 #include "flockscope/core/spawn.hpp"
 #include "flockscope/core/rules.hpp"
 
-// Run-time instruction set choice (target_clones). Not under ThreadSanitizer: it instruments
-// the clones' resolvers, which the loader runs before TSan is initialised (a crash at start).
-#if defined(__SANITIZE_THREAD__)
-#define FLOCKSCOPE_CLONES(...)
-#else
-#define FLOCKSCOPE_CLONES(...) __attribute__((target_clones(__VA_ARGS__)))
-#endif
-
 namespace flockscope {
 
 using rules::Boid;
