@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test in one command: installs the dependencies (Debian packages), then builds and
-# runs the whole ctest suite twice (optimised, and with AddressSanitizer + UBSan), then
-# fuzzes the protocol decoder for a bounded time. FUZZ_SECONDS (default 60) bounds the fuzzer.
+# runs the whole ctest suite twice (optimised, and with AddressSanitizer + UBSan), the link
+# and window tests a third time with ThreadSanitizer, then fuzzes the protocol decoder for
+# a bounded time. FUZZ_SECONDS (default 60) bounds the fuzzer.
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh firmware fuzz mpi
@@ -27,10 +28,18 @@ cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 FLOCKSCOPE_MIRROR_SECONDS=20 \
   ctest --test-dir build-asan --no-tests=error --output-on-failure -j"$jobs" | tee -a "$log"
 
+echo "== ThreadSanitizer build of the link and window tests"
+# The link's worker thread and the window that takes its queue; the virtual board
+# (flockscope) is built too, as those tests start it.
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOCKSCOPE_TSAN=ON -DFLOCKSCOPE_SANITIZE=OFF -DFLOCKSCOPE_TESTS=ON -DFLOCKSCOPE_BENCH=OFF > /dev/null
+cmake --build build-tsan -j"$jobs" --target flockscope link_unit_tests link_board_tests link_mirror_tests test_gui
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 FLOCKSCOPE_MIRROR_SECONDS=10 \
+  ctest --test-dir build-tsan --no-tests=error --output-on-failure -R '^(link|gui)[.]' -j"$jobs" | tee -a "$log"
+
 echo "== protocol decoder fuzzing (${FUZZ_SECONDS:-60} s)"
 scripts/fuzz-protocol.sh "${FUZZ_SECONDS:-60}"
 
-# One closing line over both ctest runs (set -e stops at the first failure, so none failed).
+# One closing line over the three ctest runs (set -e stops at the first failure, so none failed).
 total=$(grep -oE 'tests passed, 0 tests failed out of [0-9]+' "$log" | awk '{s += $NF} END {print s + 0}')
 echo "all test stages passed"
 echo "$total passed, 0 failed"

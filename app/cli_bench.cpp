@@ -13,6 +13,7 @@
 
 #include "cli_common.hpp"
 #include "flockscope/core/flock.hpp"
+#include "flockscope/core/metrics.hpp"
 
 namespace flockscope::cli {
 
@@ -68,6 +69,18 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       // CPU time of all the process's threads: on 1 thread, close to what a quiet machine's
       // wall clock would show (a busy machine stretches the wall time, not this).
       const double cpu_secs = double(cpu1.tv_sec - cpu0.tv_sec) + 1e-9 * double(cpu1.tv_nsec - cpu0.tv_nsec);
+      // The metrics a window computes every step (diameter, centroid, polarisation, mean
+      // speed, the left/right shares: one pass, on the UI thread) and, once per drawn frame,
+      // with nearest-neighbour distance and clusters; timed on the final state.
+      auto time_metrics = [&](auto&& compute) {
+        const int reps = std::max(3, std::min(a->steps, 20));
+        volatile double sink = 0;
+        const auto m0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < reps; ++i) sink = sink + compute().diameter;
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m0).count() / reps;
+      };
+      const double step_metrics_ms = time_metrics([&] { return compute_step_metrics(view_of(flock), threads); });
+      const double full_metrics_ms = time_metrics([&] { return compute_metrics(flock); });
       rusage ru{};
       getrusage(RUSAGE_SELF, &ru);
       const double peak_rss = double(ru.ru_maxrss) * 1024.0;
@@ -84,6 +97,9 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       j["ns_per_boid_step"] = secs * 1e9 / (double(a->steps) * double(a->boids));
       j["best_batch_ms_per_step"] = best_batch_ms_per_step;
       j["cpu_ms_per_step"] = cpu_secs * 1e3 / a->steps;
+      j["step_metrics_ms"] = step_metrics_ms;
+      j["step_metrics_share"] = step_metrics_ms / (secs * 1e3 / a->steps);
+      j["all_metrics_ms"] = full_metrics_ms;
       // Where the time went (grid engine only; all-pairs copies the frame instead of a grid).
       const double per_boid_step = 1e9 / (double(a->steps) * double(a->boids));
       j["grid_ns_per_boid_step"] = (flock.phase_times().grid - before.grid) * per_boid_step;

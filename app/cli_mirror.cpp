@@ -2,7 +2,8 @@
 // Connects to a board (a Pico on /dev/ttyACM0, the virtual board's pseudo-terminal, the
 // firmware in the emulator), applies each --set through the protocol (every change must be
 // acknowledged, or it exits 1 with the board's reason), mirrors the board for --seconds and
-// writes DIR/metrics.csv (the columns of `flockscope run`, one row per board frame) and
+// writes DIR/metrics.csv (the columns of `flockscope run` and `source`, one row per board
+// frame; `source` says whether its metrics came from all of the frame's boids) and
 // DIR/link.json (the link's counters, the board's hello, each change's round trip).
 //
 // The board is not trusted: frames are measured one at a time with the clock checked
@@ -448,7 +449,10 @@ class Mirror {
     ++(f.state_complete ? frames_.complete : frames_.partial);
     frames_.boids = f.size();
     if (f.has_stats) frames_.board_fps = f.stats.fps;
-    csv_ << metrics_row(f.frame, double(f.frame) * board_params_->dt, *m) << '\n';
+    // source: `state` (computed from every boid of the frame) or `board` (the board's own
+    // metrics stood in: the state stream off, a chunk lost).
+    csv_ << metrics_row(f.frame, double(f.frame) * board_params_->dt, *m) << (link::metrics_from_state(f) ? ",state" : ",board")
+         << '\n';
     if (Clock::now() - last_flush_ >= std::chrono::seconds(1)) {
       csv_.flush();
       last_flush_ = Clock::now();
@@ -495,7 +499,7 @@ class Mirror {
     if (!csv_) throw std::runtime_error(file.string() + ": cannot write (" + std::strerror(errno) + ")");
     std::string head;
     for (const auto& c : metrics_columns()) head += (head.empty() ? "" : ",") + c;
-    csv_ << head << '\n';
+    csv_ << head << ",source\n";
     last_flush_ = Clock::now();
   }
 

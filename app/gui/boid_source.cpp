@@ -7,10 +7,10 @@
 
 namespace flockscope::gui {
 
-MetricsOptions window_metrics_options(std::size_t boids) {
+MetricsOptions window_metrics_options(std::size_t boids, bool neighbours) {
   MetricsOptions o;
-  o.nearest_neighbour = boids <= 20000;
-  o.clusters = boids <= 20000;
+  o.nearest_neighbour = neighbours && boids <= 20000;
+  o.clusters = neighbours && boids <= 20000;
   return o;
 }
 
@@ -25,8 +25,17 @@ LocalSource::LocalSource(const Params& p, const FlockSnapshot& initial) : flock_
   update_metrics();
 }
 
-void LocalSource::update_metrics() {
-  metrics_ = compute_metrics(view_of(flock_), cluster_radius(flock_.params()), window_metrics_options(flock_.size()));
+// Every step: the plotted metrics on the engine's threads; the neighbour metrics only when
+// asked (the drawn step) and while they stay cheap.
+void LocalSource::update_metrics(bool neighbours) {
+  const MetricsOptions o = window_metrics_options(flock_.size(), neighbours);
+  metrics_ = compute_step_metrics(view_of(flock_), flock_.threads());
+  neighbours_ = o.nearest_neighbour;
+  if (neighbours_) {
+    const Metrics full = compute_metrics(view_of(flock_), cluster_radius(flock_.params()), o);
+    metrics_.mean_nn_distance = full.mean_nn_distance;
+    metrics_.clusters = full.clusters;
+  }
 }
 
 void LocalSource::reset() {
@@ -34,9 +43,12 @@ void LocalSource::reset() {
   update_metrics();
 }
 
-bool LocalSource::advance(int steps) {
-  for (int i = 0; i < steps; ++i) flock_.step();
-  if (steps > 0) update_metrics();
+bool LocalSource::advance(int steps, const EachStep& each) {
+  for (int i = 0; i < steps; ++i) {
+    flock_.step();
+    update_metrics(i + 1 == steps);  // the drawn step also gets the neighbour metrics
+    if (each) each();
+  }
   return true;
 }
 
@@ -77,9 +89,12 @@ void ReplaySource::seek(std::size_t i) {
   frame_ = rec_.frame(index_);
 }
 
-bool ReplaySource::advance(int steps) {
+bool ReplaySource::advance(int steps, const EachStep& each) {
   if (rec_.frames() == 0 || index_ + 1 >= rec_.frames()) return false;
-  seek(index_ + std::size_t(std::max(steps, 1)));
+  for (int i = 0; i < std::max(steps, 1) && index_ + 1 < rec_.frames(); ++i) {
+    seek(index_ + 1);
+    if (each) each();
+  }
   return true;
 }
 

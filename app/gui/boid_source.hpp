@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -32,6 +33,12 @@ class BoidSource {
   virtual const Params& pending_params() const = 0;
   // Metrics of the current state (computed in advance(), never while drawing).
   virtual const Metrics& metrics() const = 0;
+  // Whether metrics() has this state's nearest-neighbour distance and clusters (they cost
+  // more and are computed at most once per drawn frame); false: those fields mean nothing.
+  virtual bool has_neighbour_metrics() const { return true; }
+  // Whether metrics() was computed from every boid of this state (false: a board's own
+  // metrics message stands in for a partial frame or a board that sends no state).
+  virtual bool metrics_from_state() const { return true; }
   virtual std::uint64_t step() const = 0;
   virtual double time() const = 0;
 
@@ -48,6 +55,9 @@ class BoidSource {
   // Whether the source has this parameter: a board may expose only some of the table (its
   // parameter set lists them); the window greys the others and never sends them.
   virtual bool has_param(std::uint16_t /*id*/) const { return true; }
+  // The source's true value of a parameter when it lies outside this app's range (a board
+  // that reports one): params() holds the nearest valid value, the window shows this one.
+  virtual std::optional<double> outside_value(std::uint16_t /*id*/) const { return std::nullopt; }
   // A parameter change sent but not yet confirmed (a board's acknowledgement pending).
   virtual bool param_pending(std::uint16_t /*id*/) const { return false; }
   // Bumps whenever the parameters changed from the source's side (a board's parameter set
@@ -62,8 +72,12 @@ class BoidSource {
   virtual void set_params(const Params& p) = 0;
   virtual void reset() = 0;
   // Moves the source on by `steps` (a simulation step, a replay frame; a live source takes
-  // what arrived). Returns whether anything moved.
-  virtual bool advance(int steps) = 0;
+  // every frame that arrived). `each` runs after every one of them, while the source shows
+  // that step (its boids, metrics, step and time), so the window plots and records every
+  // step, not only the one it draws. Returns whether anything moved.
+  using EachStep = std::function<void()>;
+  virtual bool advance(int steps, const EachStep& each) = 0;
+  bool advance(int steps) { return advance(steps, {}); }
 };
 
 // The flock simulated here, on the UI thread.
@@ -80,9 +94,11 @@ class LocalSource final : public BoidSource {
   const Metrics& metrics() const override { return metrics_; }
   std::uint64_t step() const override { return flock_.steps(); }
   double time() const override { return flock_.time(); }
+  bool has_neighbour_metrics() const override { return neighbours_; }
   void set_params(const Params& p) override { flock_.set_params(p); }
   void reset() override;
-  bool advance(int steps) override;
+  using BoidSource::advance;
+  bool advance(int steps, const EachStep& each) override;
 
   // Largest-flock mode: adds n boids at random places without disturbing the others.
   void add_boids(std::size_t n, std::uint64_t seed);
@@ -90,9 +106,10 @@ class LocalSource final : public BoidSource {
   void set_threads(int t) { flock_.set_threads(t); }
 
  private:
-  void update_metrics();
+  void update_metrics(bool neighbours = true);
   Flock flock_;
   Metrics metrics_;
+  bool neighbours_ = false;
 };
 
 // A recording played back with a timeline.
@@ -112,7 +129,8 @@ class ReplaySource final : public BoidSource {
   bool ended() const override { return rec_.frames() == 0 || index_ + 1 >= rec_.frames(); }
   void set_params(const Params&) override {}
   void reset() override { seek(0); }
-  bool advance(int steps) override;
+  using BoidSource::advance;
+  bool advance(int steps, const EachStep& each) override;
 
   std::size_t frames() const { return rec_.frames(); }
   std::size_t index() const { return index_; }
@@ -125,8 +143,9 @@ class ReplaySource final : public BoidSource {
   RecordedFrame frame_;
 };
 
-// Metrics the window computes each frame: everything the plots need; the costlier
-// nearest-neighbour and cluster metrics only while they stay cheap.
-MetricsOptions window_metrics_options(std::size_t boids);
+// Metrics the window computes for a step: everything the plots need every step; the
+// costlier nearest-neighbour and cluster metrics (`neighbours`: the drawn step) only while
+// they stay cheap.
+MetricsOptions window_metrics_options(std::size_t boids, bool neighbours = true);
 
 }  // namespace flockscope::gui

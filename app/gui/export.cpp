@@ -10,14 +10,23 @@
 namespace flockscope::gui {
 
 std::string series_csv(const PlotData& d) {
-  std::string out = "time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed\n";
+  std::string out = "time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,source\n";
   const std::size_t n = d.diameter.size();
-  out.reserve(n * 120);
-  char line[256];
+  out.reserve(n * 140);
+  char line[320];
+  // A metric not computed for a row is an empty cell (never the last computed value).
+  auto cell = [](const std::vector<double>& v, std::size_t i, const char* fmt, char* buf, std::size_t len) {
+    if (i >= v.size() || std::isnan(v[i])) return (void)(buf[0] = 0);
+    std::snprintf(buf, len, fmt, v[i]);
+  };
   for (std::size_t i = 0; i < n; ++i) {
-    std::snprintf(line, sizeof line, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", d.diameter.t()[i],
+    char nn[32], cl[32];
+    cell(d.nn, i, "%.17g", nn, sizeof nn);
+    cell(d.clusters, i, "%.0f", cl, sizeof cl);
+    const bool state = i >= d.from_state.size() || d.from_state[i];
+    std::snprintf(line, sizeof line, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%s,%s\n", d.diameter.t()[i],
                   i < d.steps.size() ? d.steps[i] : 0.0, d.diameter.y()[i], d.cx.y()[i], d.cy.y()[i],
-                  d.polarisation.y()[i], d.speed.y()[i]);
+                  d.polarisation.y()[i], d.speed.y()[i], nn, cl, state ? "state" : "board");
     out += line;
   }
   return out;

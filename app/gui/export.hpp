@@ -24,7 +24,10 @@ struct ExportResult {
 ExportResult export_plot_files(const std::filesystem::path& folder, const std::string& stem, const PlotData& d,
                                plot::Size size = {900, 500});
 
-// The CSV text alone: time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed.
+// The CSV text alone, one row per plotted point:
+// time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,source
+// (mean_nn_distance and clusters empty where they were not computed for that step; source is
+// `state` when the metrics came from every boid, `board` when a board's own metrics stood in).
 std::string series_csv(const PlotData& d);
 
 }  // namespace flockscope::gui

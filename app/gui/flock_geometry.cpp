@@ -3,6 +3,8 @@
 #include <bit>
 #include <cmath>
 
+#include "flockscope/core/simd.hpp"  // FLOCKSCOPE_CLONES
+
 namespace flockscope::gui {
 
 namespace {
@@ -15,7 +17,7 @@ inline float approx_rsqrt(float x) {
 
 // Boids [i0, i1). Branch-free so GCC vectorises it (AVX2 picked at run time where the CPU
 // has it).
-__attribute__((target_clones("avx2", "default"))) void triangles_range(const PointsView& b, const ViewTransform& t,
+FLOCKSCOPE_CLONES("avx2", "default") void triangles_range(const PointsView& b, const ViewTransform& t,
                                                                       float size_px, float* __restrict out,
                                                                       std::size_t i0, std::size_t i1) {
   const float* __restrict px = b.x;

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -58,7 +59,9 @@ constexpr ImU32 kColPath = IM_COL32(200, 150, 255, 255);
 constexpr ImU32 kColPol = IM_COL32(255, 120, 160, 255);
 constexpr ImU32 kColSpeed = IM_COL32(240, 220, 100, 255);
 constexpr ImU32 kPredator = IM_COL32(255, 70, 70, 255);
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const ImVec4 kReset(1.0f, 0.78f, 0.35f, 1.0f);
+const ImVec4 kOutsideRange(0.55f, 0.16f, 0.10f, 1.0f);  // a board value beyond this app's range
 
 // Which panel section a parameter belongs to, by name (the table's order is the wire's).
 const char* section_of(std::string_view name) {
@@ -104,8 +107,22 @@ bool input_text(const char* label, std::string& s) {
 void PlotData::clear() {
   for (Series* s : {&diameter, &cx, &cy, &polarisation, &speed}) s->clear();
   steps.clear();
+  nn.clear();
+  clusters.clear();
+  from_state.clear();
+  board_spans.clear();
   resets.clear();
   time_offset = 0;
+}
+
+void PlotData::mark_source(double t, bool state) {
+  const bool after_board = !from_state.empty() && !from_state.back();
+  from_state.push_back(state ? 1 : 0);
+  if (state) return;
+  if (after_board && !board_spans.empty())
+    board_spans.back().t1 = t;
+  else
+    board_spans.push_back({t, t});
 }
 
 // ---------------------------------------------------------------- construction
@@ -448,9 +465,21 @@ void GuiApp::parameter_widgets() {
     ImGui::BeginDisabled(absent);
     double v = get_param(edit_, d);
     bool changed = false;
+    // A board's value outside this app's range: shown as the board has it, in a warning
+    // colour; the slider's position is the nearest valid value, and moving it sends one.
+    const std::optional<double> outside = in_flight ? std::nullopt : source_->outside_value(d.id);
+    const double board_v = outside.value_or(0);
+    char shown[64] = "%.5g";
+    if (outside) {
+      std::snprintf(shown, sizeof shown, "%.6g (!)", board_v);
+      for (char* c = shown; *c; ++c)
+        if (*c == '%') *c = ' ';  // the text is an ImGui format string
+    }
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-    const int styled = in_flight || reset_only ? 1 : 0;
-    if (in_flight)
+    const int styled = in_flight || reset_only || outside ? 1 : 0;
+    if (outside)
+      ImGui::PushStyleColor(ImGuiCol_FrameBg, kOutsideRange);
+    else if (in_flight)
       ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0.15f, 0.32f, 0.55f, 1));
     else if (reset_only)
       ImGui::PushStyleColor(ImGuiCol_FrameBg, pending ? ImVec4(0.45f, 0.33f, 0.08f, 1) : ImVec4(0.22f, 0.19f, 0.12f, 1));
@@ -478,7 +507,7 @@ void GuiApp::parameter_widgets() {
           const auto lo = std::int64_t(d.slider_min), hi = std::int64_t(d.slider_max);
           // Counts spanning decades (boids 0..100000) get a logarithmic slider too.
           const ImGuiSliderFlags f = hi >= 1000 ? ImGuiSliderFlags_Logarithmic : 0;
-          changed = ImGui::SliderScalar("##v", ImGuiDataType_S64, &i, &lo, &hi, "%lld", f);
+          changed = ImGui::SliderScalar("##v", ImGuiDataType_S64, &i, &lo, &hi, outside ? shown : "%lld", f);
         }
         if (changed) v = double(i);
         break;
@@ -487,7 +516,8 @@ void GuiApp::parameter_widgets() {
         const double lo = d.slider_min, hi = d.slider_max;
         double x = std::isinf(v) ? hi : v;
         const ImGuiSliderFlags f = d.log_scale() ? ImGuiSliderFlags_Logarithmic : 0;
-        if (ImGui::SliderScalar("##v", ImGuiDataType_Double, &x, &lo, &hi, std::isinf(v) ? "inf" : "%.5g", f)) v = x, changed = true;
+        if (ImGui::SliderScalar("##v", ImGuiDataType_Double, &x, &lo, &hi, outside ? shown : std::isinf(v) ? "inf" : "%.5g", f))
+          v = x, changed = true;
         break;
       }
     }
@@ -497,6 +527,9 @@ void GuiApp::parameter_widgets() {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
       ImGui::TextUnformatted(d.help.data(), d.help.data() + d.help.size());
+      if (outside)
+        ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "the board's value %.6g is outside this app's range %s; moving the slider sends a value within it",
+                           board_v, describe_range(d).c_str());
       ImGui::TextDisabled("range %s%s%s", describe_range(d).c_str(), d.log_scale() ? ", logarithmic slider" : "",
                           reset_only ? "; applied on Reset" : "; acts in this frame");
       ImGui::PopTextWrapPos();
@@ -507,6 +540,8 @@ void GuiApp::parameter_widgets() {
       ImGui::TextDisabled("%s (not on the board)", name.c_str());
     else if (in_flight)
       ImGui::TextColored(ImVec4(0.5f, 0.75f, 1, 1), "%s (sent)", name.c_str());
+    else if (outside)
+      ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "%s (outside this app's range)", name.c_str());
     else if (reset_only)
       ImGui::TextColored(kReset, "%s%s", name.c_str(), pending ? " *" : "");
     else
@@ -559,12 +594,19 @@ void GuiApp::update() {
   int steps = running_ ? steps_per_frame_ : 0;
   if (step_requested_) steps = std::max(steps, 1), step_requested_ = false;
   if (source_->live()) steps = 1;  // a board runs by itself: take what came
+  // Every step is plotted and recorded, not only the one drawn.
+  const bool record = recorder_ && std::string_view(source_->kind()) != "replay";
+  int taken = 0;
   if (steps > 0) {
     const auto s0 = Clock::now();
-    const bool moved = source_->advance(steps);
+    const bool moved = source_->advance(steps, [&] {
+      ++taken;
+      push_plot_point();
+      if (record) record_frame();
+    });
     if (!moved && source_->ended()) running_ = false;
     times_.simulate = ms_since(s0);
-    times_.steps = steps;
+    times_.steps = source_->live() ? taken : steps;
     source_moved_ = source_moved_ || moved;
   }
   for (auto& n : source_->take_notes()) note(n.text, n.error);
@@ -573,20 +615,23 @@ void GuiApp::update() {
     params_revision_ = source_->params_revision();
     edit_ = source_->pending_params();
   }
-  if (source_moved_) {
+  if (source_moved_ && taken == 0) {  // a reset without a step: its state is a point too
     push_plot_point();
-    if (recorder_ && std::string_view(source_->kind()) != "replay") {
-      try {
-        recorder_->write_frame(source_->step(), source_->time(), source_->metrics(), source_->boids(), source_->ids(),
-                               std::vector<Predator>(source_->predators().begin(), source_->predators().end()));
-      } catch (const std::exception& e) {
-        note(e.what(), true);
-        recorder_.reset();
-      }
-    }
+    if (record) record_frame();
   }
   largest_flock_update(std::chrono::duration<double>(Clock::now() - start_).count());
   times_.metrics = std::max(0.0, ms_since(t0) - times_.simulate);
+}
+
+void GuiApp::record_frame() {
+  if (!recorder_) return;
+  try {
+    recorder_->write_frame(source_->step(), source_->time(), source_->metrics(), source_->boids(), source_->ids(),
+                           std::vector<Predator>(source_->predators().begin(), source_->predators().end()));
+  } catch (const std::exception& e) {
+    note(e.what(), true);
+    recorder_.reset();
+  }
 }
 
 void GuiApp::push_plot_point() {
@@ -604,6 +649,10 @@ void GuiApp::push_plot_point() {
   plots_.polarisation.push(t, m.polarisation);
   plots_.speed.push(t, m.mean_speed);
   plots_.steps.push_back(double(source_->step()));
+  const bool nb = source_->has_neighbour_metrics();
+  plots_.nn.push_back(nb ? m.mean_nn_distance : kNaN);
+  plots_.clusters.push_back(nb ? double(m.clusters) : kNaN);
+  plots_.mark_source(t, source_->metrics_from_state());
   centroid_trail_.emplace_back(float(m.centroid_x), float(m.centroid_y));
   if (centroid_trail_.size() > 600) centroid_trail_.erase(centroid_trail_.begin(), centroid_trail_.begin() + 100);
 }
@@ -731,15 +780,18 @@ void GuiApp::plots_panel() {
   PlotLine pol[] = {{"polarisation", &plots_.polarisation, kColPol, &show_pol_}};
   PlotLine sp[] = {{"mean speed", &plots_.speed, kColSpeed, &show_speed_}};
   ImGui::BeginGroup();
-  time_plot("diameter", "Flock diameter (px)", "time", plot_views_[0], d, marks, ImVec2(cell_w, cell_h));
+  // Amber: the board's own metrics (a partial frame, no state stream), not all of its boids.
+  const std::span<const TimeSpan> bands(plots_.board_spans);
+  const char* band = "board's metrics";
+  time_plot("diameter", "Flock diameter (px)", "time", plot_views_[0], d, marks, ImVec2(cell_w, cell_h), bands, band);
   remember("plot:diameter");
   ImGui::SameLine();
-  time_plot("centroid", "Centroid (px)", "time", plot_views_[1], c, marks, ImVec2(cell_w, cell_h));
+  time_plot("centroid", "Centroid (px)", "time", plot_views_[1], c, marks, ImVec2(cell_w, cell_h), bands, band);
   remember("plot:centroid");
-  time_plot("polarisation", "Polarisation", "time", plot_views_[2], pol, marks, ImVec2(cell_w, cell_h));
+  time_plot("polarisation", "Polarisation", "time", plot_views_[2], pol, marks, ImVec2(cell_w, cell_h), bands, band);
   remember("plot:polarisation");
   ImGui::SameLine();
-  time_plot("speed", "Mean speed (px/frame)", "time", plot_views_[3], sp, marks, ImVec2(cell_w, cell_h));
+  time_plot("speed", "Mean speed (px/frame)", "time", plot_views_[3], sp, marks, ImVec2(cell_w, cell_h), bands, band);
   remember("plot:speed");
   ImGui::EndGroup();
   ImGui::SameLine();

@@ -81,6 +81,8 @@ constexpr ImU32 kFrameBg = IM_COL32(24, 26, 32, 255);
 constexpr ImU32 kGrid = IM_COL32(255, 255, 255, 22);
 constexpr ImU32 kAxisText = IM_COL32(170, 175, 185, 255);
 constexpr ImU32 kMarker = IM_COL32(255, 90, 90, 150);
+constexpr ImU32 kBand = IM_COL32(255, 170, 40, 45);         // a board's own metrics stood in
+constexpr ImU32 kBandLegend = IM_COL32(255, 180, 60, 255);
 
 struct Frame {
   ImVec2 outer0, outer1, p0, p1;  // whole widget, and the plotting area
@@ -169,7 +171,7 @@ void draw_axes(const Frame& f, const PlotView& v, const char* x_label, bool flip
 
 // ---------------------------------------------------------------- time_plot
 void time_plot(const char* id, const char* title, const char* x_label, PlotView& v, std::span<PlotLine> lines,
-               std::span<const double> markers, ImVec2 size) {
+               std::span<const double> markers, ImVec2 size, std::span<const TimeSpan> bands, const char* band_label) {
   ImGui::PushID(id);
   Frame f = begin_plot("##plot", title, v, size, false);
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -202,6 +204,13 @@ void time_plot(const char* id, const char* title, const char* x_label, PlotView&
   auto sx = [&](double t) { return f.p0.x + float((t - v.x0) / (v.x1 - v.x0)) * w; };
   auto sy = [&](double y) { return f.p1.y - float((y - v.y0) / (v.y1 - v.y0)) * h; };
   dl->PushClipRect(f.p0, f.p1, true);
+  bool band_shown = false;
+  for (const TimeSpan& b : bands) {
+    if (b.t1 < v.x0 || b.t0 > v.x1) continue;
+    const float x0 = sx(b.t0) - 1, x1 = std::max(sx(b.t1) + 1, x0 + 3);  // a lone point stays visible
+    dl->AddRectFilled(ImVec2(x0, f.p0.y), ImVec2(x1, f.p1.y), kBand);
+    band_shown = true;
+  }
   for (double m : markers)
     if (m >= v.x0 && m <= v.x1) dl->AddLine(ImVec2(sx(m), f.p0.y), ImVec2(sx(m), f.p1.y), kMarker, 1.5f);
   static thread_local std::vector<ImVec2> pts;
@@ -245,6 +254,10 @@ void time_plot(const char* id, const char* title, const char* x_label, PlotView&
     dl->AddRectFilled(ImVec2(lp.x + 2, lp.y + fh * 0.3f), ImVec2(lp.x + fh * 0.7f, lp.y + fh * 0.75f), c);
     dl->AddText(ImVec2(lp.x + fh, lp.y), *l.visible ? IM_COL32(220, 222, 228, 255) : IM_COL32(120, 120, 120, 255), l.name);
     lp.x = b1.x + fh;
+  }
+  if (band_shown && band_label) {
+    dl->AddRectFilled(ImVec2(lp.x + 2, lp.y + fh * 0.2f), ImVec2(lp.x + fh * 0.7f, lp.y + fh * 0.85f), kBandLegend);
+    dl->AddText(ImVec2(lp.x + fh, lp.y), kBandLegend, band_label);
   }
   dl->PopClipRect();
 

@@ -59,9 +59,17 @@ struct PlotView {
   std::size_t last_columns = 0;  // decimated columns drawn last frame (the stats show it)
 };
 
-// A time plot: every visible line against t, vertical markers at `markers` (reset times).
+// A stretch of time shaded on a time plot.
+struct TimeSpan {
+  double t0, t1;
+};
+
+// A time plot: every visible line against t, vertical markers at `markers` (reset times),
+// and `bands` shaded amber with a legend entry `band_label` (the stretches whose values are a
+// board's own metrics rather than computed from its whole state).
 void time_plot(const char* id, const char* title, const char* x_label, PlotView& view, std::span<PlotLine> lines,
-               std::span<const double> markers, ImVec2 size);
+               std::span<const double> markers, ImVec2 size, std::span<const TimeSpan> bands = {},
+               const char* band_label = nullptr);
 
 // A path plot: y against x of two series sampled together (the centroid's path), at most
 // `max_points` points (evenly strided), the newest point marked, y growing downwards like

@@ -23,6 +23,23 @@ std::vector<BoidSource::Note> SerialSource::take_notes() {
   return out;
 }
 
+std::optional<double> SerialSource::outside_value(std::uint16_t id) const {
+  const auto it = outside_.find(id);
+  if (it == outside_.end()) return std::nullopt;
+  return it->second;
+}
+
+// The board's value of a parameter: in force unless it lies outside this app's range, then
+// the nearest valid one, with the true value kept for the window to show.
+void SerialSource::board_value(const ParamDef& def, double v) {
+  if (!set_param(board_, def, v)) {
+    outside_.erase(def.id);
+  } else {
+    (void)set_param(board_, def, std::clamp(v, def.min, def.max));
+    outside_[def.id] = v;
+  }
+}
+
 void SerialSource::set_params(const Params& p) {
   if (!connected()) return;
   for (const ParamDef& d : param_table()) {
@@ -30,6 +47,7 @@ void SerialSource::set_params(const Params& p) {
     if (v == get_param(requested_, d)) continue;
     if (!on_board_.count(d.id)) continue;  // not on this board: never sent
     if (set_param(requested_, d, v)) continue;  // the table refuses it: never sent
+    outside_.erase(d.id);  // an in-range value asked for; the ack brings the board's answer
     const std::uint32_t r = link_.change_param(d.id, link::to_wire(d, v));
     pending_[r] = {d.id, {}};
     ++pending_ids_[d.id];
@@ -55,32 +73,42 @@ void SerialSource::set_predators(bool on) {
   pending_[link_.command(protocol::CommandId::kPredators, on ? 1 : 0)] = {0, protocol::CommandId::kPredators};
 }
 
-bool SerialSource::advance(int) {
-  bool moved = false;
-  for (link::LinkEvent& e : link_.take_events()) on_event(e, moved);
-  // Metrics of the newest frame only: the plots get one point per drawn frame, as for a
-  // local flock.
-  if (moved) {
-    // No group bits from this board: every boid plain (board order is not id order, so the
-    // window must not colour scouts by slot).
-    if (frame_.groups.size() != frame_.size()) frame_.groups.assign(frame_.size(), 0);
-    metrics_ = link::metrics_of(frame_, cluster_radius(board_), window_metrics_options(frame_.size()));
+bool SerialSource::advance(int, const EachStep& each) {
+  std::vector<link::LinkEvent> events = link_.take_events();
+  std::size_t newest = events.size();
+  for (std::size_t i = 0; i < events.size(); ++i)
+    if (std::holds_alternative<link::MirroredFrame>(events[i])) newest = i;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (auto* f = std::get_if<link::MirroredFrame>(&events[i])) {
+      show_frame(std::move(*f), i == newest);  // the drawn frame also gets the neighbour metrics
+      if (each) each();
+    } else {
+      on_event(events[i]);
+    }
   }
-  return moved;
+  return newest < events.size();
 }
 
-void SerialSource::on_event(link::LinkEvent& e, bool& moved) {
-  if (auto* f = std::get_if<link::MirroredFrame>(&e)) {
-    frame_ = std::move(*f);
-    moved = true;
-  } else if (auto* s = std::get_if<link::StateChanged>(&e)) {
+void SerialSource::show_frame(link::MirroredFrame&& f, bool neighbours) {
+  frame_ = std::move(f);
+  // No group bits from this board: every boid plain (board order is not id order, so the
+  // window must not colour scouts by slot).
+  if (frame_.groups.size() != frame_.size()) frame_.groups.assign(frame_.size(), 0);
+  const MetricsOptions o = window_metrics_options(frame_.size(), neighbours);
+  metrics_ = link::metrics_of(frame_, cluster_radius(board_), o);
+  neighbours_ = o.nearest_neighbour;
+}
+
+void SerialSource::on_event(link::LinkEvent& e) {
+  if (auto* s = std::get_if<link::StateChanged>(&e)) {
     state_ = s->state;
     if (s->state != link::LinkState::kConnected) have_params_ = false;
     const bool bad = s->state == link::LinkState::kVersionMismatch || s->state == link::LinkState::kReconnecting;
     note(std::string("board link: ") + link::to_string(s->state) + " (" + s->detail + ")", bad);
   } else if (auto* p = std::get_if<link::BoardParams>(&e)) {
     std::vector<link::FlaggedParam> flagged;
-    board_ = link::params_from_wire(p->params, board_, &flagged);
+    outside_.clear();
+    board_ = link::params_from_wire(p->params, board_, &flagged, &outside_);
     on_board_.clear();
     for (const protocol::Param& w : p->params) on_board_.insert(w.id);
     requested_ = board_;
@@ -113,13 +141,13 @@ void SerialSource::on_done(const link::RequestDone& d) {
           note("the board acknowledged " + name + " with " + link::describe_wire(d.value) + " (" + f->why + ")", true);
           if (!f->usable) break;
         }
-        if (in_force && d.status == protocol::Status::kOk) (void)set_param(board_, *def, std::clamp(*in_force, def->min, def->max));
+        if (in_force && d.status == protocol::Status::kOk) board_value(*def, *in_force);
         return;  // ok_at_reset: in force after the next reset; the slider already shows it
       case link::Outcome::kRejected:
         note("the board rejected " + name + " = " + link::describe_wire(d.sent) + ": " + link::describe_status(d.status) +
                  "; back to " + link::describe_wire(d.value),
              true);
-        if (in_force) (void)set_param(board_, *def, *in_force);
+        if (in_force) board_value(*def, *in_force);
         break;
       case link::Outcome::kUnanswered: note("the board did not acknowledge " + name + "; back to its value", true); break;
       case link::Outcome::kNotConnected: note(name + " not sent: the board is not connected", true); break;

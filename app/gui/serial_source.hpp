@@ -33,6 +33,8 @@ class SerialSource final : public BoidSource {
   const Params& params() const override { return board_; }
   const Params& pending_params() const override { return requested_; }
   const Metrics& metrics() const override { return metrics_; }
+  bool has_neighbour_metrics() const override { return neighbours_; }
+  bool metrics_from_state() const override { return link::metrics_from_state(frame_); }
   std::uint64_t step() const override { return frame_.frame; }
   double time() const override { return double(frame_.frame) * board_.dt; }
 
@@ -40,6 +42,7 @@ class SerialSource final : public BoidSource {
   bool live() const override { return true; }
   bool param_pending(std::uint16_t id) const override { return pending_ids_.count(id) > 0; }
   bool has_param(std::uint16_t id) const override { return !have_params_ || on_board_.count(id) > 0; }
+  std::optional<double> outside_value(std::uint16_t id) const override;
   std::uint64_t params_revision() const override { return revision_; }
   std::vector<Note> take_notes() override;
 
@@ -47,7 +50,10 @@ class SerialSource final : public BoidSource {
   void set_params(const Params& p) override;
   // The reset command with the asked-for seed (reset-only changes take effect then).
   void reset() override;
-  bool advance(int steps) override;
+  // Takes every event queued since the last call, in order; each board frame becomes the
+  // shown one in turn (`each` runs for it), so the newest is shown at the end.
+  using BoidSource::advance;
+  bool advance(int steps, const EachStep& each) override;
 
   // Commands.
   void set_paused(bool paused);
@@ -63,9 +69,11 @@ class SerialSource final : public BoidSource {
   std::size_t requests_pending() const { return pending_.size(); }
 
  private:
-  void on_event(link::LinkEvent& e, bool& moved);
+  void on_event(link::LinkEvent& e);
+  void show_frame(link::MirroredFrame&& f, bool neighbours);
   void on_done(const link::RequestDone& d);
   void note(std::string text, bool error) { notes_.push_back({std::move(text), error}); }
+  void board_value(const ParamDef& def, double v);
 
   std::string port_;
   link::BoardLink link_;
@@ -74,6 +82,7 @@ class SerialSource final : public BoidSource {
   Params board_, requested_;
   link::MirroredFrame frame_;
   Metrics metrics_;
+  bool neighbours_ = false;
   struct Sent {
     std::uint16_t id;        // parameter id, or 0 for a command
     protocol::CommandId command{};
@@ -81,6 +90,7 @@ class SerialSource final : public BoidSource {
   std::map<std::uint32_t, Sent> pending_;    // request number -> what it was
   std::set<std::uint16_t> on_board_;         // the ids of the board's parameter set
   std::map<std::uint16_t, int> pending_ids_; // parameter id -> requests in flight
+  std::map<std::uint16_t, double> outside_;  // parameter id -> the board's value outside our range
   std::uint64_t revision_ = 0;
   std::vector<Note> notes_;
 };

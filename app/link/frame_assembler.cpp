@@ -11,7 +11,7 @@ using protocol::MsgType;
 
 Metrics metrics_of(const MirroredFrame& f, double cluster_radius, const MetricsOptions& opt) {
   Metrics m = compute_metrics(view_of(f), cluster_radius, opt);
-  if (f.has_metrics) {
+  if (!metrics_from_state(f)) {
     m.diameter = f.metrics.diameter;
     m.centroid_x = f.metrics.centroid_x;
     m.centroid_y = f.metrics.centroid_y;

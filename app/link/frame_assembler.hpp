@@ -50,10 +50,15 @@ struct AssemblerCounters {
 
 inline PointsView view_of(const MirroredFrame& f) { return {f.x.data(), f.y.data(), f.vx.data(), f.vy.data(), f.size()}; }
 
-// The metrics table of a mirrored frame (the columns of `flockscope run`): the board's own
-// diameter, centroid, polarisation and mean speed where it sent them; nearest-neighbour
-// distance, clusters and the left/right shares, which the board does not compute, from the
-// mirrored state.
+// Whether a frame's metrics come from its state: every boid of the frame arrived, or the
+// board sent no metrics of its own to stand in for a partial state.
+inline bool metrics_from_state(const MirroredFrame& f) { return f.state_complete || !f.has_metrics; }
+
+// The metrics table of a mirrored frame (the columns of `flockscope run`), computed from all
+// of its boids when the frame is complete. Otherwise (the state stream off, a chunk lost)
+// the board's own diameter, centroid, polarisation and mean speed stand in for them, and
+// nearest-neighbour distance, clusters and the left/right shares, which the board does not
+// compute, come from the boids the mirror holds.
 Metrics metrics_of(const MirroredFrame& f, double cluster_radius, const MetricsOptions& opt = {});
 
 class FrameAssembler {

@@ -106,13 +106,18 @@ std::string describe(const std::vector<FlaggedParam>& flagged) {
   return out;
 }
 
-Params params_from_wire(std::span<const protocol::Param> wire, const Params& base, std::vector<FlaggedParam>* flagged) {
+Params params_from_wire(std::span<const protocol::Param> wire, const Params& base, std::vector<FlaggedParam>* flagged,
+                        std::map<std::uint16_t, double>* outside) {
   Params p = base;
   for (const protocol::Param& w : wire) {
     const ParamDef* def = find_param(w.id);
     if (!def) continue;  // a newer board's parameter: the table does not know it
     if (auto f = flag_reported(*def, w.value)) {
-      if (f->usable) (void)set_param(p, *def, std::clamp(*from_wire(*def, w.value), def->min, def->max));
+      if (f->usable) {
+        const double v = *from_wire(*def, w.value);
+        (void)set_param(p, *def, std::clamp(v, def->min, def->max));
+        if (outside) (*outside)[w.id] = v;
+      }
       if (flagged) flagged->push_back(std::move(*f));
       continue;
     }

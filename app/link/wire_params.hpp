@@ -3,6 +3,7 @@
 // with the wrong tag is refused rather than reinterpreted.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,8 +37,10 @@ std::string describe(const std::vector<FlaggedParam>& flagged);
 // A board's parameter set as core Params: starts from `base` and takes every parameter the
 // table knows. Params can only hold valid values, so a value outside the table's range is
 // held as the nearest valid one and a value that is not a number of the parameter's kind is
-// not taken; both are listed in `flagged` with the value as the board sent it.
+// not taken; both are listed in `flagged` with the value as the board sent it, and
+// `outside` (id -> the board's value) keeps the true value of each number held clamped.
 Params params_from_wire(std::span<const protocol::Param> wire, const Params& base,
-                        std::vector<FlaggedParam>* flagged = nullptr);
+                        std::vector<FlaggedParam>* flagged = nullptr,
+                        std::map<std::uint16_t, double>* outside = nullptr);
 
 }  // namespace flockscope::link

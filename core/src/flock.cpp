@@ -213,7 +213,7 @@ struct LaneSums {
   }
 };
 
-__attribute__((target_clones("avx2", "default")))
+FLOCKSCOPE_CLONES("avx2", "default")
 void cornell_sum_range(rules::CornellSums<float>& out, float x, float y, std::uint32_t self_slot, std::uint32_t b,
                        std::uint32_t e, const float* __restrict sx, const float* __restrict sy,
                        const float* __restrict svx, const float* __restrict svy, float range, float protected2,
@@ -605,7 +605,7 @@ void cornell_cell_sums_avx512(const CornellPass& k, std::uint32_t b, std::uint32
 // as needed). The sums of a row's boids are staged in slot order and the update runs eight
 // boids at a time as soon as eight are ready (the last few of a row one at a time), so
 // staging never holds more than a cell plus 8 boids.
-__attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+FLOCKSCOPE_CLONES("arch=x86-64-v4", "avx2", "default")
 void cornell_rows(const CornellPass& k, int row_begin, int row_end, std::vector<float>& sums, float* box) {
   // The bounding box of the new positions, for the next step's grid (min/max: exact).
   v8f min_x = v8f{} + box[0], max_x = v8f{} + box[1], min_y = v8f{} + box[2], max_y = v8f{} + box[3];

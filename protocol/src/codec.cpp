@@ -26,7 +26,7 @@ constexpr std::size_t kCommandSize = 5;
 constexpr std::size_t kStateFixed = 17;     // + 8 per boid + group bytes
 constexpr std::size_t kBoidSize = 8;
 constexpr std::size_t kPredatorsFixed = 7;  // + 8 per predator
-constexpr std::size_t kMetricsSize = 24;
+constexpr std::size_t kMetricsSize = 28;
 constexpr std::size_t kStatsSize = 29;
 constexpr std::size_t kLogFixed = 1;        // + text
 
@@ -145,6 +145,7 @@ void write_payload(const Message& m, std::uint8_t* p) {
       le::put_f32(p, 12, m.metrics.centroid_y);
       le::put_f32(p, 16, m.metrics.polarisation);
       le::put_f32(p, 20, m.metrics.mean_speed);
+      le::put_u32(p, 24, m.metrics.boids);
       break;
     case MsgType::kStats:
       le::put_u32(p, 0, m.stats.frame);
@@ -278,6 +279,7 @@ bool parse_payload(MsgType type, const std::uint8_t* p, std::size_t n, Message& 
       m.metrics.centroid_y = le::get_f32(p, 12);
       m.metrics.polarisation = le::get_f32(p, 16);
       m.metrics.mean_speed = le::get_f32(p, 20);
+      m.metrics.boids = le::get_u32(p, 24);
       return true;
     case MsgType::kStats:
       if (n != kStatsSize) return false;
@@ -506,7 +508,7 @@ bool same_body(const Message& a, const Message& b) {
       const Metrics &x = a.metrics, &y = b.metrics;
       return x.frame == y.frame && same_f(x.diameter, y.diameter) && same_f(x.centroid_x, y.centroid_x) &&
              same_f(x.centroid_y, y.centroid_y) && same_f(x.polarisation, y.polarisation) &&
-             same_f(x.mean_speed, y.mean_speed);
+             same_f(x.mean_speed, y.mean_speed) && x.boids == y.boids;
     }
     case MsgType::kStats: {
       const Stats &x = a.stats, &y = b.stats;

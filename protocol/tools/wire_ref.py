@@ -16,7 +16,7 @@ import struct
 import sys
 import zlib
 
-VERSION = 1
+VERSION = 2
 MAX_FRAME = 1024
 
 TYPES = {0x01: "hello", 0x02: "param_set", 0x03: "param_change", 0x04: "ack", 0x05: "command",
@@ -171,9 +171,10 @@ def parse_payload(kind, p):
         return {"frame": frame, "pos_shift": pos_shift, "vel_shift": vel_shift,
                 "predators": boids(p, 7, count)}
     if kind == "metrics":
-        need(len(p) == 24)
+        need(len(p) == 28)
         return {"frame": struct.unpack_from("<I", p, 0)[0], "diameter": f32(p, 4), "centroid_x": f32(p, 8),
-                "centroid_y": f32(p, 12), "polarisation": f32(p, 16), "mean_speed": f32(p, 20)}
+                "centroid_y": f32(p, 12), "polarisation": f32(p, 16), "mean_speed": f32(p, 20),
+                "boids": struct.unpack_from("<I", p, 24)[0]}
     if kind == "stats":
         need(len(p) == 29)
         frame, fps, compute, spare, count, elapsed, dropped, flags = struct.unpack_from("<IfIiIIIB", p, 0)
@@ -219,8 +220,8 @@ def build_payload(m):
         return struct.pack("<IBBB", m["frame"], len(m["predators"]), m["pos_shift"], m["vel_shift"]) + b"".join(
             struct.pack("<hhhh", *b) for b in m["predators"])
     if kind == "metrics":
-        return struct.pack("<Ifffff", m["frame"], m["diameter"], m["centroid_x"], m["centroid_y"],
-                           m["polarisation"], m["mean_speed"])
+        return struct.pack("<IfffffI", m["frame"], m["diameter"], m["centroid_x"], m["centroid_y"],
+                           m["polarisation"], m["mean_speed"], m["boids"])
     if kind == "stats":
         return struct.pack("<IfIiIIIB", m["frame"], m["fps"], m["compute_us"], m["spare_us"], m["boid_count"],
                            m["elapsed_ms"], m["tx_dropped"], m["flags"])

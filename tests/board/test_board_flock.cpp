@@ -189,6 +189,9 @@ TEST(BoardFlock, MetricsAgreeAfterHundredSteps) {
   EXPECT_NEAR(b.centroid_y, m.centroid_y, 10.0);
   EXPECT_NEAR(b.mean_speed, m.mean_speed, 0.1);
   EXPECT_NEAR(b.diameter, m.diameter, 0.05 * m.diameter);
+  EXPECT_EQ(b.boids, 1000u);
+  EXPECT_EQ(pair.board->metrics(128).boids, 125u);  // every 8th of 1000 (stride ceil(1000 / 128))
+  EXPECT_EQ(pair.board->metrics(2000).boids, 1000u);
 }
 
 TEST(BoardFlock, SpawnsLikeCore) {

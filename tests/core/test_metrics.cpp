@@ -203,3 +203,30 @@ TEST(Metrics, CsvRowHasOneValuePerColumn) {
   EXPECT_EQ(std::count(row.begin(), row.end(), ','), long(metrics_columns().size() - 1));
   EXPECT_EQ(row.rfind("3,0.15,1.5,", 0), 0u) << row;
 }
+
+// The window's every-step metrics: equal to compute_metrics() to rounding, on a flock of
+// several blocks with boids at rest, and bit for bit the same on any thread count.
+TEST(Metrics, StepMetricsMatchAndDoNotDependOnThreads) {
+  Pcg32 rng(5);
+  Pts p;
+  for (int i = 0; i < 70000; ++i) {
+    p.x.push_back(float(rng.uniform(0, 3000))), p.y.push_back(float(rng.uniform(0, 2000)));
+    const bool rest = i % 97 == 0;
+    p.vx.push_back(rest ? 0.0f : float(rng.uniform(-3, 3))), p.vy.push_back(rest ? 0.0f : float(rng.uniform(-3, 3)));
+  }
+  const Metrics m = compute_metrics(p.view(), 10, {.nearest_neighbour = false, .clusters = false});
+  const Metrics s1 = compute_step_metrics(p.view(), 1);
+  for (const auto& [a, b] : {std::pair{s1.diameter, m.diameter}, {s1.centroid_x, m.centroid_x}, {s1.centroid_y, m.centroid_y},
+                             {s1.polarisation, m.polarisation}, {s1.mean_speed, m.mean_speed}})
+    EXPECT_NEAR(a, b, 1e-12 * std::max(1.0, std::abs(b)));
+  EXPECT_EQ(s1.share_right, m.share_right);
+  EXPECT_EQ(s1.share_left, m.share_left);
+  for (int t : {2, 3}) {
+    const Metrics st = compute_step_metrics(p.view(), t);
+    EXPECT_EQ(st.diameter, s1.diameter) << t << " threads";
+    EXPECT_EQ(st.polarisation, s1.polarisation) << t << " threads";
+    EXPECT_EQ(st.mean_speed, s1.mean_speed) << t << " threads";
+    EXPECT_EQ(st.centroid_x, s1.centroid_x) << t << " threads";
+  }
+  EXPECT_EQ(compute_step_metrics({nullptr, nullptr, nullptr, nullptr, 0}, 2).diameter, 0);
+}

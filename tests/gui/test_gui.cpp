@@ -190,14 +190,14 @@ TEST(GuiExport, CsvParsesBackToThePlottedValues) {
   std::ifstream in(csv);
   std::string line;
   std::getline(in, line);
-  EXPECT_EQ(line, "time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed");
+  EXPECT_EQ(line, "time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,source");
   const PlotData& d = app.plots();
   std::size_t row = 0;
   while (std::getline(in, line)) {
     std::vector<double> v;
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) v.push_back(std::strtod(cell.c_str(), nullptr));
-    ASSERT_EQ(v.size(), 7u);
+    ASSERT_EQ(v.size(), 10u);
     ASSERT_LT(row, d.diameter.size());
     EXPECT_EQ(v[0], d.diameter.t()[row]);
     EXPECT_EQ(v[2], d.diameter.y()[row]);
@@ -209,6 +209,121 @@ TEST(GuiExport, CsvParsesBackToThePlottedValues) {
   }
   EXPECT_EQ(row, d.diameter.size());
   EXPECT_GE(row, 12u);
+}
+
+namespace {
+// A CSV file as rows of cells (the header first).
+std::vector<std::vector<std::string>> read_csv(const fs::path& file) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    rows.push_back(std::move(cells));
+  }
+  return rows;
+}
+}  // namespace
+
+// Four steps per drawn frame: every step is a plotted point, an exported row and a recorded
+// frame, with the metrics of that very step (an independent flock stepped alongside), and
+// the neighbour metrics only where they were computed (the drawn steps), empty elsewhere.
+TEST(GuiExport, FourStepsPerFrameExportAndRecordEveryStep) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless());
+  Params params = app.source().params();
+  params.boids = 400;  // a quick flock: the point is the steps, not the size
+  app.set_source(std::make_unique<LocalSource>(params));
+  app.start_recording(dir / "steps.flkrec");
+  ASSERT_FALSE(app.message_is_error()) << app.message();
+  app.set_steps_per_frame(4);
+  app.set_running(true);
+  for (int i = 0; i < 100; ++i) app.frame();
+  app.stop_recording();
+  app.export_all(dir);
+  ASSERT_FALSE(app.message_is_error()) << app.message();
+  fs::path csv;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".csv") csv = e.path();
+  ASSERT_FALSE(csv.empty());
+  const auto rows = read_csv(csv);
+  ASSERT_EQ(rows.size(), 1u + 401u);  // the header, the first state, 400 steps
+  Flock twin(params);
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    const auto& c = rows[r];
+    ASSERT_EQ(c.size(), 10u) << "row " << r;
+    const std::uint64_t step = r - 1;
+    EXPECT_EQ(std::strtoull(c[1].c_str(), nullptr, 10), step);
+    if (step > 0) twin.step();
+    const Metrics m = compute_metrics(twin);
+    const Metrics s = compute_step_metrics(view_of(twin), 1);  // what the window plots every step
+    EXPECT_EQ(std::strtod(c[2].c_str(), nullptr), s.diameter) << "step " << step;
+    EXPECT_EQ(std::strtod(c[5].c_str(), nullptr), s.polarisation) << "step " << step;
+    EXPECT_NEAR(s.diameter, m.diameter, 1e-9 * m.diameter);
+    // The drawn steps (every fourth, and the first state) have the neighbour metrics.
+    if (step % 4 == 0) {
+      EXPECT_EQ(std::strtod(c[7].c_str(), nullptr), m.mean_nn_distance) << "step " << step;
+      EXPECT_EQ(std::atoi(c[8].c_str()), m.clusters) << "step " << step;
+    } else {
+      EXPECT_EQ(c[7], "") << "step " << step;
+      EXPECT_EQ(c[8], "") << "step " << step;
+    }
+    EXPECT_EQ(c[9], "state");
+  }
+  const Recording rec = Recording::load(dir / "steps.flkrec");
+  ASSERT_EQ(rec.frames(), 401u);
+  for (std::size_t i = 0; i < rec.frames(); ++i) EXPECT_EQ(rec.frame(i).step, i);
+}
+
+// Points whose metrics are a board's own (no whole state) are marked: adjacent ones make one
+// amber span on the plots, and the CSV says `board` for them.
+TEST(GuiPlots, BoardMetricsAreShadedAndExportedAsBoard) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless());
+  PlotData& d = app.plots();
+  d.clear();
+  for (int i = 0; i < 100; ++i) {
+    const double t = i;
+    d.diameter.push(t, 50 + i % 3), d.cx.push(t, 1), d.cy.push(t, 2), d.polarisation.push(t, 0.5), d.speed.push(t, 3);
+    d.steps.push_back(t), d.nn.push_back(NAN), d.clusters.push_back(NAN);
+    d.mark_source(t, !(i >= 40 && i < 60) && i != 80);
+  }
+  ASSERT_EQ(d.board_spans.size(), 2u);
+  EXPECT_EQ(d.board_spans[0].t0, 40);
+  EXPECT_EQ(d.board_spans[0].t1, 59);
+  EXPECT_EQ(d.board_spans[1].t0, 80);
+  EXPECT_EQ(d.board_spans[1].t1, 80);
+
+  const Image img = screenshot(app, dir / "bands.png");
+  const auto r = app.item_rect("plot:centroid");
+  ASSERT_TRUE(r);
+  // A row of the centroid plot between its two flat lines: amber only across the spans
+  // (the 20-point one is a fifth of the time axis, which is most of the plot's width).
+  const int y = int(r->y0 + (r->y1 - r->y0) * 0.35f);
+  auto amber = [&](float frac) {
+    const auto* px = img.at(int(r->x0 + (r->x1 - r->x0) * frac), y);
+    return px[0] > px[2] + 15 && px[1] > px[2];
+  };
+  int amber_cols = 0, cols = 0;
+  for (float f = 0.1f; f < 0.95f; f += 0.01f, ++cols) amber_cols += amber(f);
+  EXPECT_GT(amber_cols, cols / 14);
+  EXPECT_LT(amber_cols, cols / 4);
+  EXPECT_FALSE(amber(0.12f));
+
+  app.export_all(dir);
+  fs::path csv;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".csv") csv = e.path();
+  const auto rows = read_csv(csv);
+  ASSERT_EQ(rows.size(), 101u);
+  EXPECT_EQ(rows[1 + 39][9], "state");
+  EXPECT_EQ(rows[1 + 40][9], "board");
+  EXPECT_EQ(rows[1 + 59][9], "board");
+  EXPECT_EQ(rows[1 + 60][9], "state");
+  EXPECT_EQ(rows[1 + 80][9], "board");
+  EXPECT_EQ(rows[1 + 10][7], "");  // not computed: empty, not a number
 }
 
 TEST(GuiExport, SvgParsesWithTheSeriesAndPngHasTheRequestedSize) {

@@ -5,8 +5,12 @@
 // unplugged board shows as reconnecting and comes back by itself.
 #include <SDL.h>
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <stb/stb_image.h>
 
+#include <atomic>
 #include <chrono>
+#include <mutex>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -14,6 +18,9 @@
 
 #include "../board/vboard_process.hpp"
 #include "../link/hostile_board_process.hpp"
+#include "../link/test_pty.hpp"
+#include "flockscope/protocol/protocol.hpp"
+#include "wire_params.hpp"
 #include "gui_app.hpp"
 #include "mouse_events.hpp"
 
@@ -125,6 +132,160 @@ TEST(GuiSerial, BoardSessionRecordsAndReplaysWithoutTheBoard) {
   EXPECT_EQ(app.source().boids().n, 500u);
   EXPECT_GT(recorded, 10u);
   fs::remove_all(dir);
+}
+
+// A board at 30 frames a second mirrored by a window that draws at most 10 a second (the
+// test sleeps 100 ms after every drawn frame): every board frame received is still a
+// plotted point and a recorded frame, in order, with no frame number skipped.
+TEST(GuiSerial, SlowWindowPlotsAndRecordsEveryBoardFrame) {
+  const fs::path dir = fs::temp_directory_path() / ("flockscope-gui-every-rec-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  VirtualBoard vb({"--boids", "300"}, link_path("every"));
+  GuiApp app(headless());
+  app.connect_serial(vb.link);
+  ASSERT_TRUE(frames_until(app, 5000, [&] { return serial(app).connected() && app.source().boids().n == 300; }))
+      << app.message();
+  app.start_recording(dir / "every.flkrec");
+  const std::size_t first = app.plots().steps.size() - 1;  // the recording's first frame
+  int drawn = 0;
+  for (; drawn < 200 && app.plots().steps.size() < first + 60; ++drawn) {
+    app.frame();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  app.stop_recording();
+  const PlotData& d = app.plots();
+  ASSERT_GE(d.steps.size(), first + 60) << "board frames plotted in " << drawn << " drawn frames";
+  // More board frames than drawn frames: the window took every frame queued between draws.
+  EXPECT_GT(d.steps.size() - first, std::size_t(drawn) + 20);
+  for (std::size_t i = first + 1; i < d.steps.size(); ++i) ASSERT_EQ(d.steps[i], d.steps[i - 1] + 1) << "point " << i;
+  EXPECT_EQ(serial(app).link_status().counters.frames_dropped, 0u);
+  // The whole board frames' metrics come from all of their boids.
+  for (std::size_t i = first; i < d.steps.size(); ++i) EXPECT_EQ(d.from_state[i], 1) << "point " << i;
+  const Recording rec = Recording::load(dir / "every.flkrec");
+  ASSERT_EQ(rec.frames(), d.steps.size() - first);
+  for (std::size_t i = 0; i < rec.frames(); ++i) {
+    ASSERT_EQ(double(rec.step(i)), d.steps[first + i]) << "frame " << i;
+    EXPECT_EQ(rec.metrics(i).diameter, d.diameter.y()[first + i]);
+  }
+  fs::remove_all(dir);
+}
+
+// A board from elsewhere reports visualRange = 20000, beyond this app's range (0..10000): the
+// slider shows 20000 in the warning colour (the board's value, not the clamped 10000), and
+// moving it sends a value in range, which the board takes. The board is played by the test
+// over its own pseudo-terminal: hello, its parameter set, a heartbeat, acks.
+TEST(GuiSerial, BoardValueOutsideTheAppsRangeIsShownAndTheSliderSendsAValidOne) {
+  namespace proto = flockscope::protocol;
+  linktest::TestPty line("gui-outside");
+  ASSERT_GE(line.master, 0);
+  std::atomic<bool> stop{false};
+  std::mutex mu;
+  std::vector<proto::Param> changes;  // what the app asked for
+  std::thread board([&] {
+    proto::StaticDecoder<> dec;
+    proto::Encoder enc;
+    std::uint8_t buf[4096], wire[proto::kMaxWireSize];
+    auto send = [&](proto::Message m) { line.write_all(wire, enc.encode(m, wire)); };
+    bool greeted = false;
+    std::uint32_t frame = 0;
+    auto beat = std::chrono::steady_clock::now();
+    while (!stop) {
+      pollfd pf{line.master, POLLIN, 0};
+      ::poll(&pf, 1, 10);
+      const ssize_t n = ::read(line.master, buf, sizeof buf);
+      std::span<const std::uint8_t> in(buf, n > 0 ? std::size_t(n) : 0);
+      proto::Message m;
+      while (dec.next(in, m)) {
+        if (m.type == proto::MsgType::kHello) {
+          send(proto::make_hello(proto::Role::kBoard, 9, 0, 0, 4000, 0x1FF, "pico-elsewhere"));
+          proto::Message ps{};
+          ps.type = proto::MsgType::kParamSet;
+          ps.version = proto::kProtocolVersion;
+          const Params defaults;
+          for (const ParamDef& d : param_table()) {
+            const double v = std::string_view(d.name) == "visualRange" ? 20000.0 : get_param(defaults, d);
+            ps.param_set.params[ps.param_set.count++] = {d.id, link::to_wire(d, v)};
+          }
+          ps.param_set.total = ps.param_set.count;
+          send(ps);
+          greeted = true;
+        } else if (m.type == proto::MsgType::kParamChange) {
+          {
+            std::lock_guard<std::mutex> lock(mu);
+            changes.push_back(m.param_change.param);
+          }
+          send(proto::make_ack(m, proto::Status::kOk, m.param_change.param.id, m.param_change.param.value));
+        } else if (m.type == proto::MsgType::kCommand) {
+          send(proto::make_ack(m, proto::Status::kOk, std::uint16_t(m.command.id), proto::ParamValue::of_int(m.command.arg)));
+        }
+      }
+      if (greeted && std::chrono::steady_clock::now() - beat > std::chrono::milliseconds(33)) {
+        beat = std::chrono::steady_clock::now();
+        proto::Message st{};
+        st.type = proto::MsgType::kStats, st.version = proto::kProtocolVersion;
+        st.stats = {++frame, 30, 1000, 30000, 0, frame * 33, 0, 0};
+        send(st);
+      }
+    }
+  });
+  struct Join {
+    std::atomic<bool>& stop;
+    std::thread& t;
+    ~Join() { stop = true, t.join(); }
+  } join{stop, board};
+
+  GuiApp app(headless());
+  app.connect_serial(line.link);
+  ASSERT_TRUE(frames_until(app, 5000, [&] { return serial(app).connected(); })) << app.message();
+  const ParamDef& range = *find_param("visualRange");
+  ASSERT_EQ(app.source().outside_value(range.id), 20000.0);
+  EXPECT_EQ(app.source().params().visualRange, range.max) << "params hold the nearest valid value";
+  std::optional<GuiApp::Rect> r;
+  ASSERT_TRUE(frames_until(app, 3000, [&] {
+    const auto q = app.item_rect("param:visualRange");
+    const bool same = q && r && q->y0 == r->y0;
+    r = q;
+    return same;
+  }));
+  ASSERT_LT(r->y1, 1000) << "the slider is on screen";
+  // The slider's frame in the warning colour.
+  const fs::path shot = fs::temp_directory_path() / ("flockscope-gui-outside-" + std::to_string(getpid()) + ".png");
+  app.request_screenshot(shot);
+  app.frame();
+  {
+    int w = 0, h = 0, ch = 0;
+    unsigned char* px = stbi_load(shot.c_str(), &w, &h, &ch, 4);
+    ASSERT_NE(px, nullptr);
+    // Just inside the frame's left edge, above the text: the warning red (140, 41, 26).
+    const int x = int(r->x0) + 4, y = int(r->y0) + 2;
+    const unsigned char* p = px + 4 * (std::size_t(y) * std::size_t(w) + std::size_t(x));
+    EXPECT_GT(p[0], 110);
+    EXPECT_LT(p[1], 70);
+    EXPECT_LT(p[2], 60);
+    stbi_image_free(px);
+  }
+  // Moved to a quarter of the slider: an in-range value goes out, the board takes it.
+  drag(app, r->x1 - 3, r->cy(), r->x0 + (r->x1 - r->x0) / 4);
+  ASSERT_TRUE(frames_until(app, 3000, [&] {
+    std::lock_guard<std::mutex> lock(mu);
+    return !changes.empty() && !app.source().param_pending(range.id);
+  })) << app.message() << "; asked " << app.source().pending_params().visualRange << ", pending "
+      << app.source().param_pending(range.id) << ", rect " << r->x0 << ".." << r->x1 << " y " << r->cy();
+  double sent = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    ASSERT_GE(changes.size(), 1u);  // the press, then the drag: each an in-range value
+    for (const auto& c : changes) {
+      EXPECT_EQ(c.id, range.id);
+      sent = link::from_wire(range, c.value).value_or(-1);
+      EXPECT_GE(sent, range.min);
+      EXPECT_LE(sent, range.slider_max);
+    }
+  }
+  EXPECT_LT(sent, range.slider_max / 2);  // the drag's end, a quarter of the way
+  EXPECT_EQ(app.source().params().visualRange, sent);
+  EXPECT_FALSE(app.source().outside_value(range.id).has_value());
+  fs::remove(shot);
 }
 
 TEST(GuiSerial, UnpluggedBoardShowsReconnectingAndComesBackByItself) {

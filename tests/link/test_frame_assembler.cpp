@@ -3,6 +3,7 @@
 // positions in place and mark the frame partial; skipped frame numbers are counted.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "frame_assembler.hpp"
@@ -35,15 +36,15 @@ struct Board {
     proto::Message m;
     while (dec.next(in, m)) out.push_back(m);
     proto::Message pr{};
-    pr.type = proto::MsgType::kPredators, pr.version = 1;
+    pr.type = proto::MsgType::kPredators, pr.version = proto::kProtocolVersion;
     pr.predators = {f, 1, 4, 8, {{160, 320, 256, 0}}};
     out.push_back(pr);
     proto::Message me{};
-    me.type = proto::MsgType::kMetrics, me.version = 1;
-    me.metrics = {f, 12.5f, 100, 200, 0.75f, 1.5f};
+    me.type = proto::MsgType::kMetrics, me.version = proto::kProtocolVersion;
+    me.metrics = {f, 12.5f, 100, 200, 0.75f, 1.5f, 128};
     out.push_back(me);
     proto::Message st{};
-    st.type = proto::MsgType::kStats, st.version = 1;
+    st.type = proto::MsgType::kStats, st.version = proto::kProtocolVersion;
     st.stats = {f, 30, 1000, 32333, std::uint32_t(x.size()), 5000, 0, 0};
     out.push_back(st);
     return out;
@@ -208,4 +209,40 @@ TEST(FrameAssembler, BoidsNeverReceivedAreLeftOutOfAPartialFrame) {
   ASSERT_EQ(got.size(), 3u);
   EXPECT_TRUE(got[2].state_complete);
   EXPECT_EQ(got[2].size(), 240u);
+}
+
+// A whole frame's metrics come from all of its boids; the board's own metrics message stands
+// in only for a partial frame or a board sending no state, and says so.
+TEST(FrameAssembler, MetricsComeFromTheWholeStateAndFromTheBoardOnlyWithoutIt) {
+  Board b(300);
+  link::FrameAssembler a;
+  std::vector<link::MirroredFrame> got;
+  auto emit = [&](const link::MirroredFrame& f) { got.push_back(f); };
+  for (const auto& m : b.frame(1)) a.add(m, emit);
+  auto partial = b.frame(2);
+  partial.erase(partial.begin() + 1);  // a chunk lost
+  for (const auto& m : partial) a.add(m, emit);
+  auto no_state = b.frame(3);
+  no_state.erase(no_state.begin(), no_state.begin() + 3);  // the state stream off: no chunks
+  for (const auto& m : no_state) a.add(m, emit);
+  ASSERT_EQ(got.size(), 3u);
+
+  // Whole: x = i/2 (i < 300), y = 100 + i%7, every boid at (1.25, -0.5).
+  EXPECT_TRUE(link::metrics_from_state(got[0]));
+  const Metrics whole = link::metrics_of(got[0], 50);
+  EXPECT_DOUBLE_EQ(whole.centroid_x, 74.75);  // mean of 0, 0.5, ..., 149.5
+  EXPECT_NEAR(whole.centroid_y, 102.99, 1e-9);  // 100 + (42 x 21 + 0+1+...+5) / 300
+  EXPECT_NEAR(whole.polarisation, 1.0, 1e-12);
+  EXPECT_NEAR(whole.mean_speed, std::hypot(1.25, -0.5), 1e-12);
+  EXPECT_NE(whole.diameter, 12.5);  // not the board's 12.5
+
+  for (std::size_t i : {1u, 2u}) {
+    EXPECT_FALSE(link::metrics_from_state(got[i])) << "frame " << got[i].frame;
+    const Metrics m = link::metrics_of(got[i], 50);
+    EXPECT_EQ(m.diameter, 12.5);
+    EXPECT_EQ(m.centroid_x, 100);
+    EXPECT_EQ(m.centroid_y, 200);
+    EXPECT_EQ(m.polarisation, 0.75);
+    EXPECT_EQ(m.mean_speed, 1.5);
+  }
 }

@@ -16,10 +16,12 @@
 
 #include "../board/vboard_process.hpp"
 #include "link_probe.hpp"
+#include "test_pty.hpp"
 
 using namespace flockscope;
 using linktest::Clock;
 using linktest::Probe;
+using linktest::TestPty;
 using vbtest::VirtualBoard;
 namespace proto = flockscope::protocol;
 
@@ -40,42 +42,6 @@ double max_speed(const link::MirroredFrame& f) {
   for (std::size_t i = 0; i < f.size(); ++i) m = std::max(m, std::hypot(double(f.vx[i]), double(f.vy[i])));
   return m;
 }
-
-// A pseudo-terminal of the test's own: the app opens `link` (its slave), the test holds
-// the master and plays the board's side of the line.
-struct TestPty {
-  int master = -1;
-  std::string link;
-  explicit TestPty(const std::string& tag) : link(temp_link(tag)) {
-    master = posix_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK);
-    if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) return;
-    const std::string slave = ptsname(master);
-    const int s = ::open(slave.c_str(), O_RDWR | O_NOCTTY);
-    termios t{};
-    if (s >= 0 && tcgetattr(s, &t) == 0) {
-      cfmakeraw(&t);
-      tcsetattr(s, TCSANOW, &t);
-    }
-    if (s >= 0) ::close(s);
-    std::filesystem::remove(link);
-    std::filesystem::create_symlink(slave, link);
-  }
-  ~TestPty() {
-    std::filesystem::remove(link);
-    if (master >= 0) ::close(master);
-  }
-  void write_all(const std::uint8_t* p, std::size_t n) {
-    for (std::size_t off = 0; off < n;) {
-      const ssize_t w = ::write(master, p + off, n - off);
-      if (w > 0) {
-        off += std::size_t(w);
-        continue;
-      }
-      pollfd pf{master, POLLOUT, 0};
-      if (::poll(&pf, 1, 100) <= 0) return;  // the app is not reading: drop the rest
-    }
-  }
-};
 
 int open_raw(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDWR | O_NOCTTY | O_NONBLOCK);
@@ -287,7 +253,7 @@ TEST(LinkVirtualBoard, GarbageAndTruncatedFramesOnTheLineAreSurvived) {
 }
 
 TEST(LinkVirtualBoard, BoardOfAnotherProtocolVersionIsNamed) {
-  for (const int version : {2, 0}) {
+  for (const int version : {3, 1}) {
     std::string tag = "v";  // (not "v" + to_string(...): GCC 12's -Wrestrict false positive)
     tag += std::to_string(version);
     TestPty line(tag);
@@ -322,7 +288,7 @@ TEST(LinkVirtualBoard, BoardOfAnotherProtocolVersionIsNamed) {
     std::string said = "protocol ";
     said += std::to_string(version);
     EXPECT_NE(detail.find(said), std::string::npos) << detail;
-    EXPECT_NE(detail.find(version > 1 ? "update the app" : "update the board's firmware"), std::string::npos) << detail;
+    EXPECT_NE(detail.find(version > proto::kProtocolVersion ? "update the app" : "update the board's firmware"), std::string::npos) << detail;
     EXPECT_TRUE(p.frames.empty());
     EXPECT_EQ(p.state(), link::LinkState::kVersionMismatch);
     EXPECT_EQ(p.link.status().counters.sessions, 0u);

@@ -1,8 +1,11 @@
 // `flockscope mirror` as a script runs it, against the virtual board over a pseudo-terminal:
 // 2,000 boids at 30 fps mirrored for 60 s with no frame lost; --set changes acknowledged;
-// metrics.csv with the columns of `flockscope run`; the error exits.
+// metrics.csv with the columns of `flockscope run` and `source`, every row equal to the
+// metrics recomputed from the recorded states; the error exits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -11,8 +14,11 @@
 #include <string>
 
 #include "../board/vboard_process.hpp"
+#include "flockscope/core/metrics.hpp"
+#include "flockscope/core/recording.hpp"
 
 namespace fs = std::filesystem;
+using namespace flockscope;
 using vbtest::VirtualBoard;
 
 namespace {
@@ -82,11 +88,56 @@ TEST(MirrorCli, TwoThousandBoidsAt30FpsForSixtySecondsWithNoFrameLost) {
   EXPECT_EQ(j["changes"][0]["in_force"], "5");
   EXPECT_EQ(j["changes"][1]["in_force"], "45");
   EXPECT_EQ(j["params"]["visualRange"], 45.0);
-  // The columns of `flockscope run`, one row per board frame.
+  // The columns of `flockscope run` and the metrics' source, one row per board frame.
   EXPECT_EQ(first_line(out / "metrics.csv"),
-            "step,time,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,share_right,share_left");
+            "step,time,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,share_right,"
+            "share_left,source");
   EXPECT_EQ(lines(out / "metrics.csv"), f["received"].get<std::size_t>() + 1);
   EXPECT_GT(fs::file_size(out / "board.flkrec"), 1000000u);
+
+  // Every row is exact: the metrics recomputed from the recorded states (quantised to 16 bits
+  // over the flock's bounding box) agree within that quantisation, and no step is missing.
+  const Recording rec = Recording::load(out / "board.flkrec");
+  std::ifstream csv(out / "metrics.csv");
+  std::string line;
+  std::getline(csv, line);
+  std::size_t row = 0;
+  double worst_d = 0, worst_c = 0, worst_p = 0, worst_s = 0, worst_nn = 0;
+  long long last_step = -1;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> c;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
+    ASSERT_EQ(c.size(), 12u) << line;
+    const long long step = std::atoll(c[0].c_str());
+    if (last_step >= 0) {
+      ASSERT_EQ(step, last_step + 1) << "row " << row;
+    }
+    last_step = step;
+    EXPECT_EQ(c[11], "state") << "row " << row;
+    ASSERT_LT(row, rec.frames());
+    const RecordedFrame fr = rec.frame(row);
+    ASSERT_EQ(fr.step, std::uint64_t(step));
+    const Metrics m = compute_metrics({fr.boids.x.data(), fr.boids.y.data(), fr.boids.vx.data(), fr.boids.vy.data(),
+                                       fr.boids.size()},
+                                      cluster_radius(rec.params_at(row)));
+    auto num = [&](int i) { return std::strtod(c[std::size_t(i)].c_str(), nullptr); };
+    worst_d = std::max(worst_d, std::abs(num(2) - m.diameter));
+    worst_c = std::max({worst_c, std::abs(num(3) - m.centroid_x), std::abs(num(4) - m.centroid_y)});
+    worst_p = std::max(worst_p, std::abs(num(5) - m.polarisation));
+    worst_s = std::max(worst_s, std::abs(num(6) - m.mean_speed));
+    worst_nn = std::max(worst_nn, std::abs(num(7) - m.mean_nn_distance));
+    ++row;
+  }
+  EXPECT_EQ(row, rec.frames());
+  std::printf("mirror vs recording, worst differences: diameter %.3g px, centroid %.3g px, polarisation %.3g, "
+              "mean speed %.3g px/frame, nearest neighbour %.3g px over %zu rows\n",
+              worst_d, worst_c, worst_p, worst_s, worst_nn, row);
+  EXPECT_LT(worst_d, 0.05);
+  EXPECT_LT(worst_c, 0.05);
+  EXPECT_LT(worst_p, 1e-3);
+  EXPECT_LT(worst_s, 1e-3);
+  EXPECT_LT(worst_nn, 0.05);
   fs::remove_all(out);
 }
 

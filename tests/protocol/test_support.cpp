@@ -265,6 +265,7 @@ std::string to_json(const Message& m) {
       o.addf("centroid_y", m.metrics.centroid_y);
       o.addf("polarisation", m.metrics.polarisation);
       o.addf("mean_speed", m.metrics.mean_speed);
+      o.add("boids", std::uint64_t{m.metrics.boids});
       break;
     case MsgType::kStats:
       o.add("frame", std::uint64_t{m.stats.frame});
@@ -385,7 +386,7 @@ Message random_message(std::mt19937& r, MsgType type) {
       break;
     }
     case MsgType::kMetrics:
-      m.metrics = {rnd<std::uint32_t>(r), rfloat(r), rfloat(r), rfloat(r), rfloat(r), rfloat(r)};
+      m.metrics = {rnd<std::uint32_t>(r), rfloat(r), rfloat(r), rfloat(r), rfloat(r), rfloat(r), rnd<std::uint32_t>(r)};
       break;
     case MsgType::kStats:
       m.stats = {rnd<std::uint32_t>(r), rfloat(r),           rnd<std::uint32_t>(r), rnd<std::int32_t>(r),

@@ -209,9 +209,9 @@ std::vector<GoodVector> good_vectors() {
   v.push_back({"predators_none", "predators of frame 43: none (predators off)", nopred});
 
   Message met = base(MsgType::kMetrics, 15);
-  met.metrics = {42, 37.5f, 320.25f, 240.5f, 0.875f, 4.5f};
+  met.metrics = {42, 37.5f, 320.25f, 240.5f, 0.875f, 4.5f, 2000};
   v.push_back({"metrics", "metrics of frame 42: diameter 37.5 px, centroid (320.25, 240.5), polarisation "
-                          "0.875, mean speed 4.5 px/frame",
+                          "0.875, mean speed 4.5 px/frame, computed over 2000 boids",
                met});
   Message st = base(MsgType::kStats, 16);
   st.stats = {42, 30.0f, 21000, 12333, 2000, 1400, 0, kStatsFlagPredators};
@@ -272,19 +272,19 @@ std::vector<BadVector> bad_vectors() {
                                      "its header so a board can reject it",
                  raw_frame(kProtocolVersion, 0x7F, 32, {0x01, 0x02, 0x03}), "unknown_type", true, u});
   }
-  v.push_back({"err_version", "command pause in protocol version 2: dropped",
-               raw_frame(2, static_cast<std::uint8_t>(MsgType::kCommand), 33, {0x02, 0, 0, 0, 0}),
+  v.push_back({"err_version", "command pause in protocol version 3: dropped",
+               raw_frame(3, static_cast<std::uint8_t>(MsgType::kCommand), 33, {0x02, 0, 0, 0, 0}),
                "version_mismatch", false, none});
   {
     Message h = make_hello(Role::kBoard, 2, 0, 0, 4000, 0x1FF, "pico2");
-    h.version = 2;
-    h.hello.protocol_version = 2;
+    h.version = 3;
+    h.hello.protocol_version = 3;
     h.seq = 0;
-    std::vector<std::uint8_t> p = {2, 1, 2, 0, 0, 0, 0xA0, 0x0F, 0, 0, 0xFF, 0x01, 0, 0, 5,
+    std::vector<std::uint8_t> p = {3, 1, 2, 0, 0, 0, 0xA0, 0x0F, 0, 0, 0xFF, 0x01, 0, 0, 5,
                                    'p', 'i', 'c', 'o', '2', 0xAA, 0xBB, 0xCC};
-    v.push_back({"err_foreign_hello", "a hello in protocol version 2 with 3 bytes more than v1's layout: "
+    v.push_back({"err_foreign_hello", "a hello in protocol version 3 with 3 bytes more than v2's layout: "
                                       "delivered (hello's layout is frozen) and counted",
-                 raw_frame(2, static_cast<std::uint8_t>(MsgType::kHello), 0, p), "version_mismatch", true, h});
+                 raw_frame(3, static_cast<std::uint8_t>(MsgType::kHello), 0, p), "version_mismatch", true, h});
   }
   return v;
 }

@@ -310,7 +310,7 @@ void Board::send_tail() {
     msg_ = Message{};
     msg_.type = MsgType::kMetrics;
     msg_.version = protocol::kProtocolVersion;
-    msg_.metrics = {out_frame_, fm.diameter, fm.centroid_x, fm.centroid_y, fm.polarisation, fm.mean_speed};
+    msg_.metrics = {out_frame_, fm.diameter, fm.centroid_x, fm.centroid_y, fm.polarisation, fm.mean_speed, fm.boids};
     send(msg_);
   }
   if (streams_ & protocol::stream::kStats) {

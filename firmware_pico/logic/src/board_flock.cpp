@@ -821,7 +821,7 @@ FlockMetrics BoardFlock::metrics(std::uint32_t sample) const {
   FlockMetrics m{};
   if (n_ == 0) {
     const float nan = std::nanf("");
-    return {nan, nan, nan, nan, nan};
+    return {nan, nan, nan, nan, nan, 0};
   }
   std::int64_t sx = 0, sy = 0;
   for (std::uint32_t k = 0; k < n_; ++k) sx += buf_.x[k].raw, sy += buf_.y[k].raw;
@@ -842,6 +842,7 @@ FlockMetrics BoardFlock::metrics(std::uint32_t sample) const {
   m.diameter = dsum / float(count);
   m.mean_speed = ssum / float(count);
   m.polarisation = std::sqrt(hx * hx + hy * hy) / float(count);
+  m.boids = count;
   return m;
 }
 

@@ -45,6 +45,12 @@ struct MetricsOptions {
 Metrics compute_metrics(const PointsView& pts, double cluster_radius, const MetricsOptions& opt = {});
 Metrics compute_metrics(const Flock& f, const MetricsOptions& opt = {});
 
+// The metrics a window plots every step (diameter, centroid, polarisation, mean speed and
+// the left/right shares; nearest-neighbour distance and clusters stay 0) on `threads`
+// threads. Fixed blocks summed in order: the same result on any thread count, equal to
+// compute_metrics() to rounding (about 1e-12 relative), not bit for bit.
+Metrics compute_step_metrics(const PointsView& pts, int threads);
+
 // Column names of the metrics table, in the order metrics_row() writes them.
 const std::vector<std::string>& metrics_columns();
 // One CSV row: step, time, then every metric.

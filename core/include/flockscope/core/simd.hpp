@@ -6,6 +6,15 @@
 #include <cstdint>
 #include <cstring>
 
+// Run-time instruction set choice for a function (target_clones). Not under
+// ThreadSanitizer: it instruments the clones' resolvers, which the loader runs before TSan
+// is initialised (a crash at start).
+#if defined(__SANITIZE_THREAD__)
+#define FLOCKSCOPE_CLONES(...)
+#else
+#define FLOCKSCOPE_CLONES(...) __attribute__((target_clones(__VA_ARGS__)))
+#endif
+
 // Inline helpers pass vectors by value; the ABI note about AVX arguments does not apply.
 #pragma GCC diagnostic ignored "-Wpsabi"
 

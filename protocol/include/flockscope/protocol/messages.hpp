@@ -17,7 +17,7 @@ namespace flockscope::protocol {
 
 // ---- constants --------------------------------------------------------------
 
-inline constexpr std::uint8_t kProtocolVersion = 1;
+inline constexpr std::uint8_t kProtocolVersion = 2;
 
 inline constexpr std::size_t kHeaderSize = 4;  // version u8, type u8, seq u16
 inline constexpr std::size_t kCrcSize = 4;     // CRC-32/ISO-HDLC, little-endian
@@ -210,6 +210,7 @@ struct Metrics {
   float centroid_y;    // px
   float polarisation;  // |mean unit heading|, 0..1
   float mean_speed;    // px/frame
+  std::uint32_t boids; // how many boids diameter, polarisation and mean speed were computed over
 };
 
 struct Stats {

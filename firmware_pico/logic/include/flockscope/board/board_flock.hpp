@@ -114,6 +114,7 @@ inline constexpr std::uint32_t kMaxPredators = 16;
 
 struct FlockMetrics {
   float diameter, centroid_x, centroid_y, polarisation, mean_speed;
+  std::uint32_t boids;  // how many boids diameter, polarisation and mean speed were computed over
 };
 
 // ---- BoardFlock
@@ -216,7 +217,8 @@ class BoardFlock {
   void set_reach(std::uint32_t r) { reach_pref_ = r < 2 ? 2 : r > kMaxReach ? kMaxReach : r; }
 
   // Centroid over all boids; diameter, polarisation and mean speed over an even sample of
-  // at most `sample` boids (a full pass costs a square root per boid).
+  // at most `sample` boids (0: all; a full pass costs two square roots and two divisions a
+  // boid in software floating point), their count in `boids`.
   FlockMetrics metrics(std::uint32_t sample = 128) const;
 
  private:
