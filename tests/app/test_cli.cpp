@@ -10,25 +10,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include "../support/shell.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string output;  // stdout and stderr
-};
+using testsupport::Result;
+using testsupport::sh;
+using testsupport::slurp;
+using testsupport::lines;
 
-Result run_cli(const std::string& args) {
-  const std::string cmd = std::string(FLOCKSCOPE_BIN) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+Result run_cli(const std::string& args) { return sh(std::string(FLOCKSCOPE_BIN) + " " + args); }
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path d = fs::temp_directory_path() / "flockscope_test_cli" / name;
@@ -36,19 +29,6 @@ fs::path fresh_dir(const std::string& name) {
   return d;
 }
 
-std::vector<std::string> lines(const fs::path& f) {
-  std::ifstream in(f);
-  std::vector<std::string> out;
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-
-std::string slurp(const fs::path& f) {
-  std::ifstream in(f);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 }  // namespace
 

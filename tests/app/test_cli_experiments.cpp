@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include "../support/shell.hpp"
 
 namespace fs = std::filesystem;
 
@@ -26,19 +27,10 @@ struct RemoveScratch : ::testing::Environment {
 };
 const auto* const g_remove_scratch = ::testing::AddGlobalTestEnvironment(new RemoveScratch);
 
-struct Result {
-  int code;
-  std::string output;
-};
-
-Result sh(const std::string& cmd) {
-  FILE* pipe = popen((cmd + " 2>&1").c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using testsupport::Result;
+using testsupport::sh;
+using testsupport::slurp;
+using testsupport::lines;
 
 Result cli(const std::string& args) { return sh(std::string(FLOCKSCOPE_BIN) + " " + args); }
 
@@ -47,13 +39,6 @@ fs::path fresh_dir(const std::string& name) {
   fs::remove_all(d);
   fs::create_directories(d.parent_path());
   return d;
-}
-
-std::string slurp(const fs::path& f) {
-  std::ifstream in(f, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 std::size_t line_count(const fs::path& f) {

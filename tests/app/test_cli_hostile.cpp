@@ -15,27 +15,20 @@
 #include "flockscope/core/io.hpp"
 #include "flockscope/core/recording.hpp"
 #include "flockscope/protocol/crc32.hpp"
+#include "../support/shell.hpp"
 
 namespace fs = std::filesystem;
 using namespace flockscope;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string output;  // stdout and stderr
-};
+using testsupport::Result;
+using testsupport::sh;
+using testsupport::slurp;
+using testsupport::lines;
 
 // `timeout` ends a command that would read forever, so a regression fails instead of hanging.
-Result run_cli(const std::string& args) {
-  const std::string cmd = "timeout 60 " + std::string(FLOCKSCOPE_BIN) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+Result run_cli(const std::string& args) { return sh("timeout 60 " + std::string(FLOCKSCOPE_BIN) + " " + args); }
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path d = fs::temp_directory_path() / "flockscope_test_hostile" / name;
@@ -44,19 +37,6 @@ fs::path fresh_dir(const std::string& name) {
   return d;
 }
 
-std::vector<std::string> lines(const fs::path& f) {
-  std::ifstream in(f);
-  std::vector<std::string> out;
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-
-std::string slurp(const fs::path& f) {
-  std::ifstream in(f, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 int count_lines(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
 

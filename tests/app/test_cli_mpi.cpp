@@ -19,6 +19,7 @@
 #include <regex>
 #include <sstream>
 #include <thread>
+#include "../support/shell.hpp"
 
 extern char** environ;
 
@@ -39,19 +40,10 @@ struct Environment : ::testing::Environment {
 };
 const auto* const g_env = ::testing::AddGlobalTestEnvironment(new Environment);
 
-struct Result {
-  int code;
-  std::string output;
-};
-
-Result sh(const std::string& cmd) {
-  FILE* pipe = popen((cmd + " 2>&1").c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using testsupport::Result;
+using testsupport::sh;
+using testsupport::slurp;
+using testsupport::lines;
 
 const std::string kBin = FLOCKSCOPE_BIN;
 std::string mpirun(int ranks) { return std::string(MPIEXEC_BIN) + " --oversubscribe -n " + std::to_string(ranks) + " " + kBin; }
@@ -61,13 +53,6 @@ fs::path fresh_dir(const std::string& name) {
   fs::remove_all(d);
   fs::create_directories(d.parent_path());
   return d;
-}
-
-std::string slurp(const fs::path& f) {
-  std::ifstream in(f, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 std::size_t rows_in(const fs::path& f) {

@@ -240,6 +240,10 @@ TEST(GuiSerial, BoardValueOutsideTheAppsRangeIsShownAndTheSliderSendsAValidOne) 
   const ParamDef& range = *find_param("visualRange");
   ASSERT_EQ(app.source().outside_value(range.id), 20000.0);
   EXPECT_EQ(app.source().params().visualRange, range.max) << "params hold the nearest valid value";
+  // The board's note about the value is shown above the panel: wait for it, so that the
+  // panel's layout is the one the screenshot below shows.
+  ASSERT_TRUE(frames_until(app, 3000, [&] { return app.message().find("outside this app's ranges") != std::string::npos; }))
+      << app.message();
   std::optional<GuiApp::Rect> r;
   ASSERT_TRUE(frames_until(app, 3000, [&] {
     const auto q = app.item_rect("param:visualRange");
@@ -264,6 +268,15 @@ TEST(GuiSerial, BoardValueOutsideTheAppsRangeIsShownAndTheSliderSendsAValidOne) 
     EXPECT_LT(p[2], 60);
     stbi_image_free(px);
   }
+  // The screenshot's message replaced the board's note above the panel: find the slider
+  // again once the panel has settled.
+  r.reset();
+  ASSERT_TRUE(frames_until(app, 3000, [&] {
+    const auto q = app.item_rect("param:visualRange");
+    const bool same = q && r && q->y0 == r->y0;
+    r = q;
+    return same;
+  }));
   // Moved to a quarter of the slider: an in-range value goes out, the board takes it.
   drag(app, r->x1 - 3, r->cy(), r->x0 + (r->x1 - r->x0) / 4);
   ASSERT_TRUE(frames_until(app, 3000, [&] {

@@ -107,7 +107,7 @@ def main():
     name = bytes.fromhex(args.name_hex)
 
     def hello():
-        return wire.frame("hello", struct.pack("<BBBBHIIB", 1, 2, 6, 6, 6, args.capacity, 0x1BF, len(name)) + name)
+        return wire.frame("hello", struct.pack("<BBBBHIIB", wire_ref.VERSION, 2, 6, 6, 6, args.capacity, 0x1BF, len(name)) + name)
 
     def param_set():
         return wire.frame("param_set", struct.pack("<HHB", len(params), 0, len(params)) + b"".join(params))

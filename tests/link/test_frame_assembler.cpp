@@ -134,7 +134,7 @@ namespace {
 // (10 k, 20) px.
 proto::Message chunk(std::uint32_t frame, std::uint32_t total, std::uint32_t offset, std::uint16_t count) {
   proto::Message m{};
-  m.type = proto::MsgType::kFlockState, m.version = 1;
+  m.type = proto::MsgType::kFlockState, m.version = proto::kProtocolVersion;
   auto& s = m.flock_state;
   s.frame = frame, s.total = total, s.offset = offset, s.count = count, s.pos_shift = 4, s.vel_shift = 4, s.flags = 0;
   for (std::uint16_t i = 0; i < count; ++i)
@@ -144,7 +144,7 @@ proto::Message chunk(std::uint32_t frame, std::uint32_t total, std::uint32_t off
 
 proto::Message stats(std::uint32_t frame, std::uint32_t boids) {
   proto::Message m{};
-  m.type = proto::MsgType::kStats, m.version = 1;
+  m.type = proto::MsgType::kStats, m.version = proto::kProtocolVersion;
   m.stats = {frame, 30, 1000, 32333, boids, 5000, 0, 0};
   return m;
 }

@@ -157,7 +157,9 @@ TEST(HostileBoard, ACrowdedFlockAtTheLimitDoesNotHoldTheMirror) {
 }
 
 // Log lines and hellos as fast as the line takes while the mirror measures a crowded frame:
-// the link keeps the newest hello and a bounded number of log lines, and counts the rest.
+// the link keeps the newest hello and a bounded number of log lines (the rest are counted in
+// logs_dropped when the mirror falls behind, which depends on the machine), so memory and
+// time stay bounded however much arrives.
 TEST(HostileBoard, AFloodOfLogLinesAndHellosIsBounded) {
   hostile::HostileBoard hb("flood", {"--capacity", "65535", "--boids", "20000", "--coincident", "--fps", "0", "--flood", "100",
                             "--log-hex", std::string(500, '4')});
@@ -168,7 +170,7 @@ TEST(HostileBoard, AFloodOfLogLinesAndHellosIsBounded) {
   EXPECT_TRUE(r.rc == 0 || r.rc == 1) << r.output;
   const auto j = link_json(out);
   std::printf("%s\n", j["link"].dump().c_str());
-  EXPECT_GT(j["link"]["logs_dropped"].get<long>(), 0);
+  EXPECT_GT(j["link"]["bytes_rx"].get<double>(), 10e6) << "the flood arrived";
   EXPECT_LT(r.max_rss_kb, kMemoryLimitKb);
   EXPECT_LT(r.seconds, 2 + 10.0) << "held far past --seconds";
   fs::remove_all(out);
