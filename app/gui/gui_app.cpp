@@ -400,7 +400,7 @@ void GuiApp::controls_panel() {
     ImGui::Text("frame rate %.1f fps   elapsed %.0f s", fps_, elapsed);
     ImGui::Text("step %" PRIu64 "   sim time %.1f", source_->step(), source_->time());
     const double per_step = times_.steps > 0 ? times_.simulate / times_.steps : 0;
-    ImGui::Text("simulate %.2f ms (%.2f ms/step)  metrics %.2f ms", times_.simulate, per_step, times_.metrics);
+    ImGui::Text("simulate + metrics %.2f ms (%.2f ms/step)  rest %.2f ms", times_.simulate, per_step, times_.update_rest);
     ImGui::Text("geometry %.2f ms (%.1f ns/boid)  render %.2f ms", times_.geometry,
                 b.n ? times_.geometry * 1e6 / double(b.n) : 0.0, times_.render);
     if (local) {
@@ -565,7 +565,7 @@ void GuiApp::parameter_widgets() {
 // ---------------------------------------------------------------- update
 void GuiApp::update() {
   const auto t0 = Clock::now();
-  times_.simulate = times_.metrics = 0;
+  times_.simulate = times_.update_rest = 0;
   times_.steps = 0;
   source_moved_ = false;
   if (params_changed_ && source_->editable()) {
@@ -620,7 +620,7 @@ void GuiApp::update() {
     if (record) record_frame();
   }
   largest_flock_update(std::chrono::duration<double>(Clock::now() - start_).count());
-  times_.metrics = std::max(0.0, ms_since(t0) - times_.simulate);
+  times_.update_rest = std::max(0.0, ms_since(t0) - times_.simulate);
 }
 
 void GuiApp::record_frame() {
@@ -1091,15 +1091,15 @@ int run_gui(const GuiOptions& opt, int frames, const std::string& screenshot) {
         if (!app.frame()) break;
         if (i < 2 && frames > 4) continue;
         const FrameTimes& t = app.times();
-        sum.simulate += t.simulate, sum.metrics += t.metrics, sum.geometry += t.geometry;
+        sum.simulate += t.simulate, sum.update_rest += t.update_rest, sum.geometry += t.geometry;
         sum.render += t.render, sum.ui += t.ui, sum.frame += t.frame;
         ++counted;
       }
       if (counted > 0) {
         const double n = counted, boids = double(app.source().boids().n);
-        std::printf("flockscope: %d frames of %.0f boids, ms per frame: simulate %.2f  metrics %.2f  geometry %.2f "
+        std::printf("flockscope: %d frames of %.0f boids, ms per frame: simulate + metrics %.2f  rest of update %.2f  geometry %.2f "
                     "(%.2f ns/boid)  render %.2f  ui %.2f  total %.2f\n",
-                    counted, boids, sum.simulate / n, sum.metrics / n, sum.geometry / n,
+                    counted, boids, sum.simulate / n, sum.update_rest / n, sum.geometry / n,
                     boids > 0 ? sum.geometry / n * 1e6 / boids : 0.0, sum.render / n, sum.ui / n, sum.frame / n);
       }
       if (!screenshot.empty() && app.message_is_error()) return 1;

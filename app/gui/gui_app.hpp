@@ -63,7 +63,9 @@ struct PlotData {
 
 // Per-frame timings in milliseconds.
 struct FrameTimes {
-  double simulate = 0, metrics = 0, geometry = 0, render = 0, ui = 0, frame = 0;
+  // simulate: the steps with each step's metrics, plot point and recording; update_rest:
+  // the rest of the update (notes, parameters, the largest-flock rule).
+  double simulate = 0, update_rest = 0, geometry = 0, render = 0, ui = 0, frame = 0;
   int steps = 0;
 };
 
