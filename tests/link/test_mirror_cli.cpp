@@ -16,6 +16,7 @@
 #include "../board/vboard_process.hpp"
 #include "flockscope/core/metrics.hpp"
 #include "flockscope/core/recording.hpp"
+#include "../support/shell.hpp"
 
 namespace fs = std::filesystem;
 using namespace flockscope;
@@ -29,16 +30,11 @@ fs::path out_dir(const std::string& tag) {
   return d;
 }
 
-// Runs the command, returns its exit status; stdout+stderr in `output`.
+// Runs flockscope with these arguments, returns its exit status; stdout+stderr in `output`.
 int run(const std::string& args, std::string& output) {
-  const fs::path log = fs::temp_directory_path() / ("flockscope-mirror-log-" + std::to_string(getpid()));
-  const int rc = std::system((std::string(FLOCKSCOPE_BIN) + " " + args + " > " + log.string() + " 2>&1").c_str());
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  output = ss.str();
-  fs::remove(log);
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  const testsupport::Result r = testsupport::sh(std::string(FLOCKSCOPE_BIN) + " " + args);
+  output = r.output;
+  return r.code;
 }
 
 std::string first_line(const fs::path& f) {
@@ -48,12 +44,7 @@ std::string first_line(const fs::path& f) {
   return s;
 }
 
-std::size_t lines(const fs::path& f) {
-  std::ifstream in(f);
-  std::size_t n = 0;
-  for (std::string s; std::getline(in, s);) ++n;
-  return n;
-}
+std::size_t lines(const fs::path& f) { return testsupport::lines(f).size(); }
 
 }  // namespace
 

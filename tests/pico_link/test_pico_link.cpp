@@ -21,6 +21,7 @@
 #include "flock.h"
 #include "flockscope/protocol/protocol.hpp"
 #include "tiny_board.h"
+#include "../support/shell.hpp"
 
 namespace fs = std::filesystem;
 namespace proto = flockscope::protocol;
@@ -45,23 +46,14 @@ struct Pty {
   }
 };
 
+// Runs flockscope with these arguments, returns its exit status; stdout+stderr in `output`.
 int run(const std::string& args, std::string& output) {
-  const fs::path log = fs::temp_directory_path() / ("flockscope-pico-link-log-" + std::to_string(getpid()));
-  const int rc = std::system((std::string(FLOCKSCOPE_BIN) + " " + args + " > " + log.string() + " 2>&1").c_str());
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  output = ss.str();
-  fs::remove(log);
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  const testsupport::Result r = testsupport::sh(std::string(FLOCKSCOPE_BIN) + " " + args);
+  output = r.output;
+  return r.code;
 }
 
-std::size_t lines(const fs::path& f) {
-  std::ifstream in(f);
-  std::size_t n = 0;
-  for (std::string s; std::getline(in, s);) ++n;
-  return n;
-}
+std::size_t lines(const fs::path& f) { return testsupport::lines(f).size(); }
 
 // The tiny board running in a thread at 30 fps on the pty.
 struct RunningBoard {
