@@ -93,7 +93,15 @@ std::vector<std::vector<std::string>> rows(const fs::path& csv) {
   return out;
 }
 
+// The mirror's bound: 100 MB whatever the board sends. Under AddressSanitizer the same
+// process carries ASan's shadow memory and quarantine (140-220 MB measured for these runs),
+// so the sanitizer pass checks that memory stays bounded at a proportionally higher line; the
+// release pass holds the 100 MB.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr long kMemoryLimitKb = 400 * 1024;
+#else
 constexpr long kMemoryLimitKb = 100 * 1024;
+#endif
 
 }  // namespace
 
