@@ -31,11 +31,7 @@ void LocalSource::update_metrics(bool neighbours) {
   const MetricsOptions o = window_metrics_options(flock_.size(), neighbours);
   metrics_ = compute_step_metrics(view_of(flock_), flock_.threads());
   neighbours_ = o.nearest_neighbour;
-  if (neighbours_) {
-    const Metrics full = compute_metrics(view_of(flock_), cluster_radius(flock_.params()), o);
-    metrics_.mean_nn_distance = full.mean_nn_distance;
-    metrics_.clusters = full.clusters;
-  }
+  if (neighbours_) add_neighbour_metrics(metrics_, view_of(flock_), cluster_radius(flock_.params()), o);
 }
 
 void LocalSource::reset() {

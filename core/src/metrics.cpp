@@ -302,9 +302,14 @@ Metrics compute_metrics(const PointsView& pts, double radius, const MetricsOptio
   m.polarisation = moving ? std::hypot(hx, hy) / double(moving) : 0.0;
   m.share_right = double(right) * inv;
   m.share_left = double(left) * inv;
+  add_neighbour_metrics(m, pts, radius, opt);
+  return m;
+}
+
+void add_neighbour_metrics(Metrics& m, const PointsView& pts, double radius, const MetricsOptions& opt) {
+  if (pts.n == 0) return;
   if (opt.nearest_neighbour) m.mean_nn_distance = mean_nearest_neighbour(pts);
   if (opt.clusters) m.clusters = count_clusters(pts, radius);
-  return m;
 }
 
 Metrics compute_metrics(const Flock& f, const MetricsOptions& opt) {

@@ -1,9 +1,17 @@
 // A user's mouse for the headless window tests: SDL events pushed into the queue the app
-// reads on its next frame.
+// reads on its next frame, drags frame by frame, and waiting for the window to settle.
 #pragma once
 
 #include <SDL.h>
 #include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "gui_app.hpp"
 
 inline void push_mouse(Uint32 type, float x, float y, Uint8 button = SDL_BUTTON_LEFT) {
   SDL_Event e{};
@@ -16,4 +24,42 @@ inline void push_mouse(Uint32 type, float x, float y, Uint8 button = SDL_BUTTON_
     e.button.clicks = 1;
   }
   ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
+}
+
+// Frames (about 100 per second at most) until pred() holds or ms have passed.
+inline bool frames_until(flockscope::gui::GuiApp& app, int ms, const std::function<bool()>& pred) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  while (std::chrono::steady_clock::now() < end) {
+    app.frame();
+    if (pred()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return pred();
+}
+
+// Move, press, move, release along y, one frame each.
+inline void drag(flockscope::gui::GuiApp& app, float x0, float y, float x1) {
+  push_mouse(SDL_MOUSEMOTION, x0, y);
+  app.frame();
+  push_mouse(SDL_MOUSEBUTTONDOWN, x0, y);
+  app.frame();
+  push_mouse(SDL_MOUSEMOTION, x1, y);
+  app.frame();
+  push_mouse(SDL_MOUSEBUTTONUP, x1, y);
+  app.frame();
+}
+
+// Where a widget is once the panel's layout has settled (the same place two frames in a row:
+// messages and the link's first stats change the panel's height); nothing if it did not
+// settle within ms.
+inline std::optional<flockscope::gui::GuiApp::Rect> settled_rect(flockscope::gui::GuiApp& app, const std::string& name,
+                                                                  int ms = 3000) {
+  std::optional<flockscope::gui::GuiApp::Rect> r;
+  const bool settled = frames_until(app, ms, [&] {
+    const auto q = app.item_rect(name);
+    const bool same = q && r && q->y0 == r->y0;
+    r = q;
+    return same;
+  });
+  return settled ? r : std::nullopt;
 }

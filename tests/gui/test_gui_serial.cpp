@@ -44,29 +44,6 @@ std::string link_path(const std::string& tag) {
   return (fs::temp_directory_path() / ("flockscope-gui-" + tag + "-" + std::to_string(getpid()))).string();
 }
 
-// Frames (about 100 per second at most) until pred() holds or ms have passed.
-bool frames_until(GuiApp& app, int ms, const std::function<bool()>& pred) {
-  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-  while (std::chrono::steady_clock::now() < end) {
-    app.frame();
-    if (pred()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return pred();
-}
-
-// Move, press, move, release along y, one frame each.
-void drag(GuiApp& app, float x0, float y, float x1) {
-  push_mouse(SDL_MOUSEMOTION, x0, y);
-  app.frame();
-  push_mouse(SDL_MOUSEBUTTONDOWN, x0, y);
-  app.frame();
-  push_mouse(SDL_MOUSEMOTION, x1, y);
-  app.frame();
-  push_mouse(SDL_MOUSEBUTTONUP, x1, y);
-  app.frame();
-}
-
 SerialSource& serial(GuiApp& app) { return dynamic_cast<SerialSource&>(app.source()); }
 
 }  // namespace
@@ -80,13 +57,8 @@ TEST(GuiSerial, SliderChangeIsPendingThenAcknowledgedAndARefusedOneReverts) {
       << app.message();
   EXPECT_EQ(app.source().params().width, 640);  // the board's world, read back
   // Until the layout settles (the link's first messages and stats change the panel's height).
-  std::optional<GuiApp::Rect> r;
-  ASSERT_TRUE(frames_until(app, 3000, [&] {
-    const auto q = app.item_rect("param:visualRange");
-    const bool same = q && r && q->y0 == r->y0;
-    r = q;
-    return same;
-  }));
+  std::optional<GuiApp::Rect> r = settled_rect(app, "param:visualRange");
+  ASSERT_TRUE(r.has_value());
   ASSERT_LT(r->y1, 1000) << "the slider is on screen";
   // To the left end (0): the board takes it.
   drag(app, r->cx(), r->cy(), r->x0 - 40);
@@ -244,13 +216,8 @@ TEST(GuiSerial, BoardValueOutsideTheAppsRangeIsShownAndTheSliderSendsAValidOne) 
   // panel's layout is the one the screenshot below shows.
   ASSERT_TRUE(frames_until(app, 3000, [&] { return app.message().find("outside this app's ranges") != std::string::npos; }))
       << app.message();
-  std::optional<GuiApp::Rect> r;
-  ASSERT_TRUE(frames_until(app, 3000, [&] {
-    const auto q = app.item_rect("param:visualRange");
-    const bool same = q && r && q->y0 == r->y0;
-    r = q;
-    return same;
-  }));
+  std::optional<GuiApp::Rect> r = settled_rect(app, "param:visualRange");
+  ASSERT_TRUE(r.has_value());
   ASSERT_LT(r->y1, 1000) << "the slider is on screen";
   // The slider's frame in the warning colour.
   const fs::path shot = fs::temp_directory_path() / ("flockscope-gui-outside-" + std::to_string(getpid()) + ".png");
@@ -270,13 +237,8 @@ TEST(GuiSerial, BoardValueOutsideTheAppsRangeIsShownAndTheSliderSendsAValidOne) 
   }
   // The screenshot's message replaced the board's note above the panel: find the slider
   // again once the panel has settled.
-  r.reset();
-  ASSERT_TRUE(frames_until(app, 3000, [&] {
-    const auto q = app.item_rect("param:visualRange");
-    const bool same = q && r && q->y0 == r->y0;
-    r = q;
-    return same;
-  }));
+  r = settled_rect(app, "param:visualRange");
+  ASSERT_TRUE(r.has_value());
   // Moved to a quarter of the slider: an in-range value goes out, the board takes it.
   drag(app, r->x1 - 3, r->cy(), r->x0 + (r->x1 - r->x0) / 4);
   ASSERT_TRUE(frames_until(app, 3000, [&] {

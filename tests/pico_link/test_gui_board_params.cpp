@@ -24,27 +24,6 @@ using namespace flockscope::gui;
 
 namespace {
 
-bool frames_until(GuiApp& app, int ms, const std::function<bool()>& pred) {
-  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-  while (std::chrono::steady_clock::now() < end) {
-    app.frame();
-    if (pred()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return pred();
-}
-
-void drag(GuiApp& app, float x0, float y, float x1) {
-  push_mouse(SDL_MOUSEMOTION, x0, y);
-  app.frame();
-  push_mouse(SDL_MOUSEBUTTONDOWN, x0, y);
-  app.frame();
-  push_mouse(SDL_MOUSEMOTION, x1, y);
-  app.frame();
-  push_mouse(SDL_MOUSEBUTTONUP, x1, y);
-  app.frame();
-}
-
 }  // namespace
 
 TEST(GuiBoardParams, ParametersNotOnTheBoardAreGreyedAndNeverSent) {
@@ -72,13 +51,8 @@ TEST(GuiBoardParams, ParametersNotOnTheBoardAreGreyedAndNeverSent) {
     EXPECT_FALSE(app.source().has_param(9));    // centeringfactor: not
     EXPECT_FALSE(app.source().has_param(1));    // width: not
     const double before = app.source().pending_params().centeringfactor;
-    std::optional<GuiApp::Rect> r;
-    ASSERT_TRUE(frames_until(app, 3000, [&] {
-      const auto q = app.item_rect("param:centeringfactor");
-      const bool same = q && r && q->y0 == r->y0;
-      r = q;
-      return same;
-    }));
+    const std::optional<GuiApp::Rect> r = settled_rect(app, "param:centeringfactor");
+    ASSERT_TRUE(r.has_value());
     drag(app, r->cx(), r->cy(), r->x1 + 40);
     frames_until(app, 500, [] { return false; });
     EXPECT_EQ(app.source().pending_params().centeringfactor, before) << "a greyed slider does not move";

@@ -44,6 +44,9 @@ struct MetricsOptions {
 
 Metrics compute_metrics(const PointsView& pts, double cluster_radius, const MetricsOptions& opt = {});
 Metrics compute_metrics(const Flock& f, const MetricsOptions& opt = {});
+// Only the neighbour metrics that `opt` asks for (nearest-neighbour distance, clusters),
+// into `m`: for callers that already have the others (the window's every-step metrics).
+void add_neighbour_metrics(Metrics& m, const PointsView& pts, double cluster_radius, const MetricsOptions& opt);
 
 // The metrics a window plots every step (diameter, centroid, polarisation, mean speed and
 // the left/right shares; nearest-neighbour distance and clusters stay 0) on `threads`
