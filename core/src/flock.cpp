@@ -1007,8 +1007,11 @@ void Flock::step_boids_in_place() {
   const Params& p = active_;
   const std::size_t n = size();
   box_valid_ = false;
-  // Into id order: slot i holds boid i from here on.
-  {
+  // Into id order: slot i holds boid i from here on (after the first in-place step the
+  // slots already are, so the copy is made only when a grid step reordered them).
+  bool in_id_order = true;
+  for (std::size_t i = 0; i < n && in_id_order; ++i) in_id_order = id_[i] == i;
+  if (!in_id_order) {
     const FlockSnapshot s = snapshot();
     x_ = s.x, y_ = s.y, vx_ = s.vx, vy_ = s.vy;
     for (std::size_t i = 0; i < n; ++i) id_[i] = std::uint32_t(i);
