@@ -91,7 +91,7 @@ Params params_from_json(const json& j, std::string_view origin) {
   if (!params.is_object()) throw InputError(where + ": 'params' must be an object of parameter values");
   for (const auto& [key, value] : params.items()) {
     const ParamDef* def = find_param(key);
-    if (!def) throw InputError(where + ": unknown parameter '" + key + "'");
+    if (!def) throw InputError(where + ": " + unknown_param(key));
     std::optional<std::string> err;
     if (value.is_boolean()) {
       if (def->kind != ParamKind::Bool) err = key + ": true/false given, allowed " + describe_range(*def);
