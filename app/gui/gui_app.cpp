@@ -69,6 +69,7 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), running_(opt.start_running), 
     if (first_recording->frames() == 0) throw InputError(opt.replay + ": the recording has no frames");
   } else {
     if (!opt.preset.empty()) first_params = load_preset(resolve_preset(opt.preset));
+    reference_ = first_params;
     for (const auto& s : opt.sets)
       if (auto err = apply_assignment(first_params, s)) throw InputError("--set " + s + ": " + *err);
     preset_name_ = opt.preset;
@@ -111,6 +112,7 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), running_(opt.start_running), 
       try {
         const auto j = nlohmann::json::parse(in);
         export_dir_ = j.value("export_folder", export_dir_);
+        export_dir_saved_ = export_dir_;
         serial_panel_.set_port(j.value("serial_port", serial_panel_.port()));
       } catch (const nlohmann::json::exception&) {  // a damaged settings file only loses settings
       }
@@ -157,7 +159,7 @@ GuiApp::~GuiApp() {
 void GuiApp::save_settings() {
   try {
     nlohmann::json j;
-    j["export_folder"] = export_dir_;
+    if (!export_dir_saved_.empty()) j["export_folder"] = export_dir_saved_;  // never a folder that failed
     if (!serial_panel_.port().empty()) j["serial_port"] = serial_panel_.port();  // the port picker offers it next time
     write_text_file(config_dir_ / "settings.json", j.dump(2) + "\n");
   } catch (const std::exception&) {  // settings are a convenience; never fail on them
@@ -168,6 +170,7 @@ void GuiApp::set_source(std::unique_ptr<BoidSource> s) {
   stop_recording();
   source_ = std::move(s);
   edit_ = source_->pending_params();
+  undo_.clear();  // the changes were another source's
   params_revision_ = source_->params_revision();
   plots_.clear();
   view_.source_changed();
@@ -198,8 +201,12 @@ void GuiApp::process_events() {
         }
         break;
       }
-      case SDL_KEYDOWN:
-        if (!ImGui::GetIO().WantCaptureKeyboard) {
+      case SDL_KEYDOWN: {
+        const bool ctrl = (e.key.keysym.mod & KMOD_CTRL) != 0;
+        if (ctrl && e.key.keysym.sym == SDLK_q) quit_ = true;
+        if (ctrl && e.key.keysym.sym == SDLK_z && !ImGui::GetIO().WantTextInput) undo_requested_ = true;
+        if (!ImGui::GetIO().WantCaptureKeyboard && !ctrl) {
+          if (e.key.keysym.sym == SDLK_ESCAPE) quit_ = true;
           if (e.key.keysym.sym == SDLK_SPACE) {
             if (source_->live())
               source_->set_paused(!source_->paused());  // a board pauses itself
@@ -211,6 +218,7 @@ void GuiApp::process_events() {
           if (e.key.keysym.sym == SDLK_f) view_.fit();
         }
         break;
+      }
       default: break;
     }
   }
@@ -332,7 +340,17 @@ bool GuiApp::frame() {
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImVec2(side_w, float(wh)));
   ImGui::Begin("flockscope", nullptr, fixed);
+  if (undo_requested_) undo(), undo_requested_ = false;
+  const BoidSource* shown = source_.get();
+  const Params before = edit_;
   controls_panel();
+  // One undo step per change of the user's: a whole drag, a typed value, a preset loaded.
+  if (source_.get() == shown && !(edit_ == before)) {
+    if (!editing_) undo_.push_back(before);
+    if (undo_.size() > 100) undo_.erase(undo_.begin());
+    editing_ = true;
+  }
+  if (!ImGui::IsAnyItemActive()) editing_ = false;
   ImGui::End();
   double ui_ms = ms_since(u0);
 
@@ -350,7 +368,7 @@ bool GuiApp::frame() {
   ImGui::SetNextWindowPos(ImVec2(side_w, float(wh) - plots_h));
   ImGui::SetNextWindowSize(ImVec2(float(ww) - side_w, plots_h));
   ImGui::Begin("Plots", nullptr, fixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-  plots_panel_.draw(plots_, rects_);
+  plots_panel_.draw(plots_, source_->params(), rects_);
   ImGui::End();
   ImGui::Render();
   times_.ui = ui_ms + ms_since(u1);
@@ -407,6 +425,7 @@ void GuiApp::load_preset_file(const std::string& name_or_file) {
     const Params p = load_preset(resolve_preset(name_or_file));
     preset_name_ = fs::path(name_or_file).stem().string();
     edit_ = p;
+    reference_ = p;
     source_->set_params(p);
     reset_requested_ = true;  // a preset is a new experiment: its world and seed apply now
     note("preset loaded: " + name_or_file);
@@ -422,6 +441,7 @@ void GuiApp::export_all(const fs::path& folder) {
     if (ec) throw InputError(folder.string() + ": cannot create the folder (" + ec.message() + ")");
     const std::string stamp = timestamp();
     const ExportResult r = export_plot_files(folder, "flockscope-" + stamp, plots_);
+    export_dir_saved_ = folder.string();
     note("exported " + std::to_string(r.files.size()) + " files to " + folder.string() + (r.note.empty() ? "" : " (" + r.note + ")"));
   } catch (const std::exception& e) {
     note(std::string("export failed: ") + e.what(), true);
@@ -431,6 +451,7 @@ void GuiApp::export_all(const fs::path& folder) {
 void GuiApp::start_recording(const fs::path& file) {
   try {
     recorder_.start(file, *source_);
+    if (file.has_parent_path()) export_dir_saved_ = file.parent_path().string();
     replay_path_ = file.string();
     note("recording to " + file.string());
   } catch (const std::exception& e) {

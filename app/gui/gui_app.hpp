@@ -111,7 +111,12 @@ class GuiApp {
 
  private:
   void process_events();
-  void controls_panel();  // controls_panel.cpp
+  // controls_panel.cpp
+  void controls_panel();
+  void toolbar();
+  void status_line();
+  void scrolled_controls();
+  void undo();
   void update();
   void draw();
   void push_plot_point();
@@ -130,6 +135,10 @@ class GuiApp {
   std::unique_ptr<BoidSource> source_;
   std::string preset_name_;
   Params edit_;               // what the sliders show (the source's pending parameters)
+  Params reference_;          // the last preset loaded (defaults else): a right-click restores it
+  std::vector<Params> undo_;  // edit_ before each of the user's last changes, newest last
+  bool editing_ = false;      // a change is under way (a drag): it makes one undo step
+  bool undo_requested_ = false;
   std::uint64_t params_revision_ = 0;
   bool params_changed_ = false, reset_requested_ = false, step_requested_ = false;
   bool running_ = true;
@@ -156,6 +165,7 @@ class GuiApp {
   SourceRecorder recorder_;
   std::string replay_path_;  // the replay field: the last recording made or opened
   std::string export_dir_;
+  std::string export_dir_saved_;  // the last folder that took a file: settings.json keeps it
   std::string preset_path_;
 
   struct Shot {

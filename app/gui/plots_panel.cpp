@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <span>
+#include <string>
+
+#include "parameter_panel.hpp"
 
 namespace flockscope::gui {
 
@@ -16,7 +19,7 @@ constexpr ImU32 kColPol = IM_COL32(255, 120, 160, 255);
 constexpr ImU32 kColSpeed = IM_COL32(240, 220, 100, 255);
 }  // namespace
 
-void PlotsPanel::draw(const PlotData& plots, WidgetRects& rects) {
+void PlotsPanel::draw(const PlotData& plots, const Params& p, WidgetRects& rects) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float path_w = std::min(avail.y, avail.x * 0.3f);
@@ -38,7 +41,8 @@ void PlotsPanel::draw(const PlotData& plots, WidgetRects& rects) {
   time_plot("polarisation", "Polarisation", "time", views_[2], pol, marks, ImVec2(cell_w, cell_h), bands, band);
   rects.remember("plot:polarisation");
   ImGui::SameLine();
-  time_plot("speed", "Mean speed (px/frame)", "time", views_[3], sp, marks, ImVec2(cell_w, cell_h), bands, band);
+  const std::string speed_title = std::string("Mean speed (") + speed_unit(p) + ")";
+  time_plot("speed", speed_title.c_str(), "time", views_[3], sp, marks, ImVec2(cell_w, cell_h), bands, band);
   rects.remember("plot:speed");
   ImGui::EndGroup();
   ImGui::SameLine();

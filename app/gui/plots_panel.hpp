@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "flockscope/core/params.hpp"
 #include "panel_support.hpp"
 #include "plot_data.hpp"
 
@@ -11,8 +12,8 @@ namespace flockscope::gui {
 
 class PlotsPanel {
  public:
-  // Fills the current ImGui window's content region.
-  void draw(const PlotData& plots, WidgetRects& rects);
+  // Fills the current ImGui window's content region; `p`: the parameters in force (units).
+  void draw(const PlotData& plots, const Params& p, WidgetRects& rects);
 
  private:
   std::array<PlotView, 6> views_{};
