@@ -142,9 +142,14 @@ void GuiApp::scrolled_controls() {
       source_moved_ = false;
     }
     rects_.remember("replay:timeline");
-    if (ImGui::Button("Back to a local flock")) {
+    const bool back = ImGui::Button("Back to a local flock");
+    rects_.remember("button:Back to a local flock");
+    if (back) {
       const Params p = tl->start_params();
       set_source(std::make_unique<LocalSource>(p));
+      preset_name_ = "(the recording's parameters)";
+      reference_ = p;
+      note("a local flock with the recording's parameters");
       return;
     }
   }
@@ -152,10 +157,30 @@ void GuiApp::scrolled_controls() {
   // Presets.
   if (source_->simulated_here() && ImGui::CollapsingHeader("Presets", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::SetNextItemWidth(200);
-    if (ImGui::BeginCombo("preset", preset_name_.c_str())) {
-      for (const auto& name : preset_names())
+    if (preset_descriptions_.empty())  // the bundled presets, read once
+      for (const auto& name : preset_names()) preset_descriptions_.emplace_back(name, preset_description(resolve_preset(name)));
+    if (ImGui::BeginCombo("preset", preset_name_.c_str(), ImGuiComboFlags_HeightLarge)) {
+      for (const auto& [name, description] : preset_descriptions_) {
         if (ImGui::Selectable(name.c_str(), name == preset_name_)) load_preset_file(name);
+        if (!description.empty()) {
+          if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+            ImGui::TextUnformatted(description.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+          }
+          // The description's first words beside the name, dimmed.
+          ImGui::SameLine(190);
+          const std::string first = description.size() > 60 ? description.substr(0, 57) + "..." : description;
+          ImGui::TextDisabled("%s", first.c_str());
+        }
+      }
       ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) {
+      for (const auto& [name, description] : preset_descriptions_)
+        if (name == preset_name_ && !description.empty()) ImGui::SetTooltip("%s", description.c_str());
     }
     if (preset_path_.empty()) preset_path_ = (fs::path(export_dir_) / "my-preset.json").string();
     ImGui::SetNextItemWidth(200);

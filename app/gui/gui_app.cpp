@@ -362,7 +362,7 @@ bool GuiApp::frame() {
   ImGui::SetNextWindowSize(ImVec2(float(ww) - side_w, float(wh) - plots_h));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 6));
   ImGui::Begin("Flock", nullptr, fixed | ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-  view_.panel(*source_, fps_, seconds(), rects_);
+  view_.panel(*source_, {fps_, seconds(), recorder_.active(), recorder_.frames()}, rects_);
   ImGui::End();
   ImGui::PopStyleVar();
   ImGui::SetNextWindowPos(ImVec2(side_w, float(wh) - plots_h));
@@ -476,6 +476,8 @@ void GuiApp::connect_serial(const std::string& port) {
 void GuiApp::disconnect_serial() {
   const Params p = source_->params();
   set_source(std::make_unique<LocalSource>(p));
+  preset_name_ = "(the board's parameters)";
+  reference_ = p;
   note("disconnected; a local flock with the board's parameters");
 }
 

@@ -85,6 +85,9 @@ class GuiApp {
   // The last message shown in the window (errors in red) and whether it is an error.
   const std::string& message() const { return messages_.text(); }
   bool message_is_error() const { return messages_.is_error(); }
+  // What the panel names a flock simulated here by: its preset, or where its parameters came
+  // from (a board, a recording).
+  const std::string& preset_label() const { return preset_name_; }
 
   // Where a named widget was drawn last frame ("param:visualRange", "button:Reset", ...),
   // for tests that click and drag like a user.
@@ -167,6 +170,7 @@ class GuiApp {
   std::string export_dir_;
   std::string export_dir_saved_;  // the last folder that took a file: settings.json keeps it
   std::string preset_path_;
+  std::vector<std::pair<std::string, std::string>> preset_descriptions_;  // name, description
 
   struct Shot {
     std::filesystem::path file;

@@ -20,6 +20,8 @@ class WidgetRects {
  public:
   // Names ImGui's last item.
   void remember(const std::string& name);
+  // Names a rectangle drawn by hand (an overlay).
+  void remember(const std::string& name, const WidgetRect& r) { rects_[name] = r; }
   std::optional<WidgetRect> find(const std::string& name) const;
   void clear() { rects_.clear(); }
 

@@ -119,6 +119,15 @@ Params load_preset(const fs::path& file) {
   return params_from_json(j, file.string());
 }
 
+std::string preset_description(const fs::path& file) {
+  try {
+    const json j = json::parse(read_input_file(file, kMaxPresetBytes));
+    if (j.is_object() && j.contains("description") && j.at("description").is_string()) return j.at("description").get<std::string>();
+  } catch (const std::exception&) {
+  }
+  return {};
+}
+
 json params_to_json(const Params& p) {
   json out = json::object();
   for (const auto& def : param_table()) {

@@ -237,3 +237,73 @@ TEST(GuiKeys, EscapeAndCtrlQQuit) {
     SDL_SetModState(KMOD_NONE);
   }
 }
+
+TEST(GuiView, RecIndicatorOnTheViewWhileRecording) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless());
+  app.frame();
+  EXPECT_FALSE(app.item_rect("view:rec"));
+  app.start_recording(dir / "r.flkrec");
+  ASSERT_FALSE(app.message_is_error()) << app.message();
+  app.frame();
+  const auto rec = app.item_rect("view:rec");
+  ASSERT_TRUE(rec);
+  const auto view = app.view_rect();
+  EXPECT_GE(rec->x0, view.x0);  // on the flock view, not in the panel
+  EXPECT_LE(rec->x1, view.x1);
+  app.stop_recording();
+  app.frame();
+  EXPECT_FALSE(app.item_rect("view:rec"));
+}
+
+TEST(GuiView, LegendListsTheKindsOnScreen) {
+  GuiApp app(headless());
+  app.load_preset_file("report-baseline");  // no scouts, no predators: nothing to tell apart
+  app.frame();
+  app.frame();
+  EXPECT_FALSE(app.item_rect("view:legend"));
+  app.load_preset_file("cornell-pico-predator");  // boids and a predator: two rows
+  app.frame();
+  app.frame();
+  const auto two = app.item_rect("view:legend");
+  ASSERT_TRUE(two);
+  app.load_preset_file("cornell-consensus");  // boids and both scout groups: three rows
+  app.frame();
+  app.frame();
+  const auto three = app.item_rect("view:legend");
+  ASSERT_TRUE(three);
+  EXPECT_NEAR((three->y1 - three->y0 - 4) / (two->y1 - two->y0 - 4), 1.5, 0.01);  // rows + 4 px of padding
+}
+
+TEST(GuiSources, LeavingABoardOrAReplayNamesWhereTheParametersCameFrom) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless());
+  app.frame();
+  EXPECT_EQ(app.preset_label(), "cornell-pico-predator");
+  app.connect_serial((dir / "no-such-port").string());  // keeps trying; nothing answers
+  app.frame();
+  app.disconnect_serial();
+  app.frame();
+  EXPECT_TRUE(app.source().simulated_here());
+  EXPECT_EQ(app.preset_label(), "(the board's parameters)");
+  // A replay, then back: no stale "replaying" line.
+  app.start_recording(dir / "r.flkrec");
+  app.set_running(true);
+  for (int i = 0; i < 5; ++i) app.frame();
+  app.stop_recording();
+  app.open_replay(dir / "r.flkrec");
+  ASSERT_NE(app.message().find("replaying"), std::string::npos) << app.message();
+  app.frame();
+  app.frame();
+  const auto back = settled_rect(app, "button:Back to a local flock");
+  ASSERT_TRUE(back);
+  push_mouse(SDL_MOUSEMOTION, back->cx(), back->cy());
+  app.frame();
+  push_mouse(SDL_MOUSEBUTTONDOWN, back->cx(), back->cy());
+  app.frame();
+  push_mouse(SDL_MOUSEBUTTONUP, back->cx(), back->cy());
+  app.frame();
+  EXPECT_TRUE(app.source().simulated_here());
+  EXPECT_EQ(app.message().find("replaying"), std::string::npos) << app.message();
+  EXPECT_EQ(app.preset_label(), "(the recording's parameters)");
+}
