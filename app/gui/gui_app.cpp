@@ -206,7 +206,8 @@ void GuiApp::process_events() {
         if (ctrl && e.key.keysym.sym == SDLK_q) quit_ = true;
         if (ctrl && e.key.keysym.sym == SDLK_z && !ImGui::GetIO().WantTextInput) undo_requested_ = true;
         if (!ImGui::GetIO().WantCaptureKeyboard && !ctrl) {
-          if (e.key.keysym.sym == SDLK_ESCAPE) quit_ = true;
+          // Esc closes an open list or tooltip first (Dear ImGui's own); only then the window.
+          if (e.key.keysym.sym == SDLK_ESCAPE && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) quit_ = true;
           if (e.key.keysym.sym == SDLK_SPACE) {
             if (source_->live())
               source_->set_paused(!source_->paused());  // a board pauses itself
