@@ -173,10 +173,23 @@ void GuiApp::set_source(std::unique_ptr<BoidSource> s) {
   undo_.clear();  // the changes were another source's
   params_revision_ = source_->params_revision();
   plots_.clear();
+  frame_times_.clear();
   view_.source_changed();
+  if (const Timeline* tl = source_->timeline()) {
+    // A replay plots all of its run at once; a playhead follows the frame shown.
+    for (std::size_t i = 0; i < tl->frames(); ++i)
+      frame_times_.push_back(push_point(tl->metrics_at(i), tl->time_at(i), tl->step_at(i)));
+    source_moved_ = true;
+    return;
+  }
   // A live source has nothing to plot until its first frame arrives.
   source_moved_ = !source_->live();
   if (source_moved_) push_plot_point();
+}
+
+double GuiApp::playhead() {
+  const Timeline* tl = source_->timeline();
+  return tl && tl->index() < frame_times_.size() ? frame_times_[tl->index()] : kNaN;
 }
 
 // ---------------------------------------------------------------- events
@@ -238,7 +251,7 @@ void GuiApp::update() {
   }
   if (reset_requested_) {
     reset_requested_ = false;
-    if (!plots_.diameter.t().empty()) {
+    if (!plots_.diameter.t().empty() && !source_->timeline()) {
       plots_.time_offset = plots_.diameter.t().back() + std::max(source_->params().dt, 1e-9);
       plots_.resets.push_back(plots_.time_offset);
     }
@@ -251,14 +264,17 @@ void GuiApp::update() {
   int steps = running_ ? steps_per_frame_ : 0;
   if (step_requested_) steps = std::max(steps, 1), step_requested_ = false;
   if (source_->live()) steps = 1;  // a board runs by itself: take what came
-  // Every step is plotted and recorded, not only the one drawn.
+  // Every step is plotted and recorded, not only the one drawn (a replay's run is plotted
+  // already: its points only move the trail).
   const bool record = recorder_.active() && source_->recordable();
+  const bool plot = !source_->timeline();
   int taken = 0;
   if (steps > 0) {
     const auto s0 = Clock::now();
     const bool moved = source_->advance(steps, [&] {
       ++taken;
-      push_plot_point();
+      if (plot) push_plot_point();
+      else view_.push_centroid(source_->metrics().centroid_x, source_->metrics().centroid_y);
       if (record) record_frame();
     });
     if (!moved && source_->ended()) running_ = false;
@@ -272,7 +288,7 @@ void GuiApp::update() {
     params_revision_ = source_->params_revision();
     edit_ = source_->pending_params();
   }
-  if (source_moved_ && taken == 0) {  // a reset without a step: its state is a point too
+  if (source_moved_ && taken == 0 && plot) {  // a reset without a step: its state is a point too
     push_plot_point();
     if (record) record_frame();
   }
@@ -293,10 +309,15 @@ void GuiApp::record_frame() {
 
 void GuiApp::push_plot_point() {
   const Metrics& m = source_->metrics();
-  double t = plots_.time_offset + source_->time();
+  push_point(m, source_->time(), source_->step(), source_->has_neighbour_metrics(), source_->metrics_from_state());
+  view_.push_centroid(m.centroid_x, m.centroid_y);
+}
+
+double GuiApp::push_point(const Metrics& m, double time, std::uint64_t step, bool nb, bool from_state) {
+  double t = plots_.time_offset + time;
   if (!plots_.diameter.t().empty() && t < plots_.diameter.t().back()) {
     // Time went back without a reset here (a replayed reset, a seek): keep the axis monotonic.
-    plots_.time_offset = plots_.diameter.t().back() - source_->time();
+    plots_.time_offset = plots_.diameter.t().back() - time;
     plots_.resets.push_back(plots_.diameter.t().back());
     t = plots_.diameter.t().back();
   }
@@ -305,12 +326,11 @@ void GuiApp::push_plot_point() {
   plots_.cy.push(t, m.centroid_y);
   plots_.polarisation.push(t, m.polarisation);
   plots_.speed.push(t, m.mean_speed);
-  plots_.steps.push_back(double(source_->step()));
-  const bool nb = source_->has_neighbour_metrics();
+  plots_.steps.push_back(double(step));
   plots_.nn.push_back(nb ? m.mean_nn_distance : kNaN);
   plots_.clusters.push_back(nb ? double(m.clusters) : kNaN);
-  plots_.mark_source(t, source_->metrics_from_state());
-  view_.push_centroid(m.centroid_x, m.centroid_y);
+  plots_.mark_source(t, from_state);
+  return t;
 }
 
 // ---------------------------------------------------------------- draw
@@ -369,7 +389,7 @@ bool GuiApp::frame() {
   ImGui::SetNextWindowPos(ImVec2(side_w, float(wh) - plots_h));
   ImGui::SetNextWindowSize(ImVec2(float(ww) - side_w, plots_h));
   ImGui::Begin("Plots", nullptr, fixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-  plots_panel_.draw(plots_, source_->params(), rects_);
+  plots_panel_.draw(plots_, source_->params(), playhead(), rects_);
   ImGui::End();
   ImGui::Render();
   times_.ui = ui_ms + ms_since(u1);

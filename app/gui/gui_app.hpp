@@ -81,6 +81,8 @@ class GuiApp {
   bool running() const { return running_; }
   void set_running(bool r) { running_ = r; }
   void set_steps_per_frame(int n) { steps_per_frame_ = n; }
+  // The plot time of a replay's current frame (the plots' playhead); NaN for other sources.
+  double playhead();
 
   // The last message shown in the window (errors in red) and whether it is an error.
   const std::string& message() const { return messages_.text(); }
@@ -122,7 +124,9 @@ class GuiApp {
   void undo();
   void update();
   void draw();
-  void push_plot_point();
+  void push_plot_point();  // the source's current step
+  // One plot point; returns its plot time.
+  double push_point(const Metrics& m, double time, std::uint64_t step, bool neighbours = true, bool from_state = true);
   void record_frame();
   void note(std::string text, bool error = false) { messages_.note(std::move(text), error); }
   double seconds() const;  // since the window opened
@@ -155,6 +159,7 @@ class GuiApp {
 
   FlockView view_;
   PlotData plots_;
+  std::vector<double> frame_times_;  // a replay's plot time of each frame
   PlotsPanel plots_panel_;
   ParameterPanel parameter_panel_;
   SerialPanel serial_panel_;

@@ -19,7 +19,7 @@ constexpr ImU32 kColPol = IM_COL32(255, 120, 160, 255);
 constexpr ImU32 kColSpeed = IM_COL32(240, 220, 100, 255);
 }  // namespace
 
-void PlotsPanel::draw(const PlotData& plots, const Params& p, WidgetRects& rects) {
+void PlotsPanel::draw(const PlotData& plots, const Params& p, double playhead, WidgetRects& rects) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float path_w = std::min(avail.y, avail.x * 0.3f);
@@ -33,16 +33,16 @@ void PlotsPanel::draw(const PlotData& plots, const Params& p, WidgetRects& rects
   // Amber: the board's own metrics (a partial frame, no state stream), not all of its boids.
   const std::span<const TimeSpan> bands(plots.board_spans);
   const char* band = "board's metrics";
-  time_plot("diameter", "Flock diameter (px)", "time", views_[0], d, marks, ImVec2(cell_w, cell_h), bands, band);
+  time_plot("diameter", "Flock diameter (px)", "time", views_[0], d, marks, ImVec2(cell_w, cell_h), bands, band, playhead);
   rects.remember("plot:diameter");
   ImGui::SameLine();
-  time_plot("centroid", "Centroid (px)", "time", views_[1], c, marks, ImVec2(cell_w, cell_h), bands, band);
+  time_plot("centroid", "Centroid (px)", "time", views_[1], c, marks, ImVec2(cell_w, cell_h), bands, band, playhead);
   rects.remember("plot:centroid");
-  time_plot("polarisation", "Polarisation", "time", views_[2], pol, marks, ImVec2(cell_w, cell_h), bands, band);
+  time_plot("polarisation", "Polarisation", "time", views_[2], pol, marks, ImVec2(cell_w, cell_h), bands, band, playhead);
   rects.remember("plot:polarisation");
   ImGui::SameLine();
   const std::string speed_title = std::string("Mean speed (") + speed_unit(p) + ")";
-  time_plot("speed", speed_title.c_str(), "time", views_[3], sp, marks, ImVec2(cell_w, cell_h), bands, band);
+  time_plot("speed", speed_title.c_str(), "time", views_[3], sp, marks, ImVec2(cell_w, cell_h), bands, band, playhead);
   rects.remember("plot:speed");
   ImGui::EndGroup();
   ImGui::SameLine();

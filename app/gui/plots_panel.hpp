@@ -12,8 +12,9 @@ namespace flockscope::gui {
 
 class PlotsPanel {
  public:
-  // Fills the current ImGui window's content region; `p`: the parameters in force (units).
-  void draw(const PlotData& plots, const Params& p, WidgetRects& rects);
+  // Fills the current ImGui window's content region; `p`: the parameters in force (units);
+  // `playhead`: the plot time of a replay's current frame (NaN: none).
+  void draw(const PlotData& plots, const Params& p, double playhead, WidgetRects& rects);
 
  private:
   std::array<PlotView, 6> views_{};

@@ -5,6 +5,7 @@
 #include <SDL.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -306,4 +307,37 @@ TEST(GuiSources, LeavingABoardOrAReplayNamesWhereTheParametersCameFrom) {
   EXPECT_TRUE(app.source().simulated_here());
   EXPECT_EQ(app.message().find("replaying"), std::string::npos) << app.message();
   EXPECT_EQ(app.preset_label(), "(the recording's parameters)");
+}
+
+TEST(GuiPlots, AReplayIsPlottedWholeWithAPlayheadOnItsFrame) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless());
+  app.load_preset_file("report-baseline");  // dt 0.05: plot time is steps x dt
+  app.frame();
+  app.start_recording(dir / "r.flkrec");
+  app.set_running(true);
+  for (int i = 0; i < 10; ++i) app.frame();
+  app.set_running(false);
+  app.stop_recording();
+  const std::size_t recorded = app.plots().diameter.size();
+  EXPECT_TRUE(std::isnan(app.playhead()));  // a local flock has none
+
+  app.open_replay(dir / "r.flkrec");
+  ASSERT_FALSE(app.message_is_error()) << app.message();
+  app.frame();
+  const auto& t = app.plots().diameter.t();
+  ASSERT_GE(recorded, 11u);
+  EXPECT_EQ(t.size(), 11u);  // every recorded frame (the start and 10 steps) before one is played
+  EXPECT_EQ(t.size(), app.source().timeline()->frames());
+  EXPECT_DOUBLE_EQ(app.playhead(), t[0]);
+  // Scrub the timeline: the playhead follows, the plots stay as they are.
+  const auto tl = settled_rect(app, "replay:timeline");
+  ASSERT_TRUE(tl);
+  drag(app, tl->cx(), tl->cy(), tl->x1 + 20);
+  const Timeline* timeline = app.source().timeline();
+  ASSERT_NE(timeline, nullptr);
+  EXPECT_EQ(timeline->index(), timeline->frames() - 1);
+  EXPECT_EQ(app.plots().diameter.t().size(), t.size());
+  EXPECT_DOUBLE_EQ(app.playhead(), t.back());
+  EXPECT_NEAR(t.back() - t.front(), 0.05 * double(timeline->step_at(timeline->frames() - 1) - timeline->step_at(0)), 1e-9);
 }
