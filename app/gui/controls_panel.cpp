@@ -1,7 +1,8 @@
 // The control panel down the window's left side. Fixed at its top (never scrolled, never
 // pushed down): the source, the toolbar (run, step, reset, new seed, undo; record, export,
-// largest flock) and one status line for the last message. Below it scroll the timeline,
-// presets, the board panel, the parameter panel, stats, record and replay, and export.
+// largest flock) and one status line for the last message. Below it scroll steps per frame,
+// the timeline, presets, the parameter panel, the board panel, stats, record and replay, and
+// export.
 // Each control asks the source what it can do (BoidSource's capabilities), never its class.
 #include <imgui.h>
 

@@ -4,6 +4,7 @@
 // quit.
 #include <SDL.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -33,9 +34,20 @@ GuiOptions headless(int w = 1024, int h = 640) {
   return o;
 }
 
+// Per process (other checkouts on the machine may run the same tests at the same time), and
+// removed when the process ends.
+struct Scratch {
+  fs::path dir = fs::temp_directory_path() / ("flockscope_test_gui_panel-" + std::to_string(getpid()));
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
 fs::path test_dir() {
+  static Scratch scratch;
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path d = fs::temp_directory_path() / "flockscope_test_gui_panel" / info->name();
+  const fs::path d = scratch.dir / info->name();
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
