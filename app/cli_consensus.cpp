@@ -14,6 +14,7 @@
 #include "flockscope/plot/ticks.hpp"
 
 namespace flockscope::cli {
+using namespace experiments;
 
 namespace {
 
@@ -58,7 +59,7 @@ void print_table(const SweepSpec& s, const std::vector<ComboSummary>& combos) {
       point += '=';
       point += c.labels[a];
     }
-    const Stats& dt = c.metrics[t];
+    const SampleStats& dt = c.metrics[t];
     std::printf("  %-48s scouts %3lld/%-3lld  P(right) %.2f [%.2f, %.2f]  P(left) %.2f  undecided %.2f  time to decide %s +- %s\n",
                 point.c_str(), static_cast<long long>(c.scouts1), static_cast<long long>(c.scouts2), c.right.p,
                 c.right.lo, c.right.hi, c.left.p, double(c.runs - c.right.k - c.left.k) / double(std::max<std::size_t>(1, c.runs)), plot::format_value(dt.mean, 3).c_str(),
