@@ -23,8 +23,8 @@
 
 #include "export.hpp"
 #include "flockscope/core/io.hpp"
-#include "ports.hpp"
-#include "wire_params.hpp"
+#include "link/ports.hpp"
+#include "link/wire_params.hpp"
 
 namespace flockscope::gui {
 

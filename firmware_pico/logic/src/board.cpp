@@ -144,8 +144,16 @@ void Board::handle(const Message& m) {
       ++counters_.requests;
       handle_command(m);
       return;
-    default:
-      return;  // board -> app messages coming back: ignored
+    // Board -> app messages coming back: ignored. No default: a new message is a -Wswitch
+    // error here until the board decides on it (protocol/pico/flockscope_link.cpp lists the
+    // same cases: each board side decides for itself).
+    case MsgType::kAck:
+    case MsgType::kFlockState:
+    case MsgType::kPredators:
+    case MsgType::kMetrics:
+    case MsgType::kStats:
+    case MsgType::kLog:
+      return;
   }
 }
 
