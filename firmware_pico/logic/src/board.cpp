@@ -308,7 +308,7 @@ void Board::send_tail() {
     p.pos_shift = 4;
     p.vel_shift = 8;
     for (std::uint32_t i = 0; i < p.count; ++i) {
-      const Predator& q = flock_.predator(i);
+      const BoardPredator& q = flock_.predator(i);
       p.predators[i] = {quantise_fix(q.x, 4), quantise_fix(q.y, 4), quantise_fix(q.vx, 8), quantise_fix(q.vy, 8)};
     }
     send(msg_);

@@ -669,7 +669,7 @@ std::uint64_t BoardFlock::state_hash() const {
   h.add_u32(std::uint32_t(boids)), h.add_u32(std::uint32_t(boids >> 32));
   for (std::uint32_t id = 0; id < buf_.bias_capacity; ++id) h.add_u32(std::uint32_t(buf_.bias[id].raw));
   for (std::uint32_t q = 0; q < predator_count(); ++q) {
-    const Predator& p = pred_[q];
+    const BoardPredator& p = pred_[q];
     h.add_u32(std::uint32_t(p.x.raw)), h.add_u32(std::uint32_t(p.y.raw));
     h.add_u32(std::uint32_t(p.vx.raw)), h.add_u32(std::uint32_t(p.vy.raw));
   }
@@ -803,7 +803,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
 void BoardFlock::end_step() {
   // Predators move like boids that only turn at the margins (seeds 001/004).
   for (std::uint32_t i = 0; i < n_pred_; ++i) {
-    Predator& p = pred_[i];
+    BoardPredator& p = pred_[i];
     const fix ovx = p.vx, ovy = p.vy;
     rules::cornell_edges(p.x, p.y, p.vx, p.vy, c_);
     rules::limit_speed(p.vx, p.vy, c_.minspeed, c_.maxspeed, ovx, ovy);
