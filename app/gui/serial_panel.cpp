@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "ports.hpp"
+#include "link/ports.hpp"
 #include "serial_source.hpp"
 
 namespace flockscope::gui {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "wire_params.hpp"
+#include "link/wire_params.hpp"
 
 namespace flockscope::gui {
 

@@ -14,7 +14,7 @@
 #include <set>
 #include <string>
 
-#include "board_link.hpp"
+#include "link/board_link.hpp"
 #include "boid_source.hpp"
 
 namespace flockscope::gui {

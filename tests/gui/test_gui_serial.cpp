@@ -20,7 +20,7 @@
 #include "../link/hostile_board_process.hpp"
 #include "../link/test_pty.hpp"
 #include "flockscope/protocol/protocol.hpp"
-#include "wire_params.hpp"
+#include "link/wire_params.hpp"
 #include "gui_app.hpp"
 #include "mouse_events.hpp"
 #include "serial_source.hpp"

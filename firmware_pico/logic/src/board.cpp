@@ -144,8 +144,16 @@ void Board::handle(const Message& m) {
       ++counters_.requests;
       handle_command(m);
       return;
-    default:
-      return;  // board -> app messages coming back: ignored
+    // Board -> app messages coming back: ignored. No default: a new message is a -Wswitch
+    // error here until the board decides on it (protocol/pico/flockscope_link.cpp lists the
+    // same cases: each board side decides for itself).
+    case MsgType::kAck:
+    case MsgType::kFlockState:
+    case MsgType::kPredators:
+    case MsgType::kMetrics:
+    case MsgType::kStats:
+    case MsgType::kLog:
+      return;
   }
 }
 
@@ -300,7 +308,7 @@ void Board::send_tail() {
     p.pos_shift = 4;
     p.vel_shift = 8;
     for (std::uint32_t i = 0; i < p.count; ++i) {
-      const Predator& q = flock_.predator(i);
+      const BoardPredator& q = flock_.predator(i);
       p.predators[i] = {quantise_fix(q.x, 4), quantise_fix(q.y, 4), quantise_fix(q.vx, 8), quantise_fix(q.vy, 8)};
     }
     send(msg_);
