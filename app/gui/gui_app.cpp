@@ -19,11 +19,19 @@
 #include <limits>
 #include <stdexcept>
 
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <tuple>
+
 #include <nlohmann/json.hpp>
 
 #include "export.hpp"
 #include "flockscope/core/io.hpp"
 #include "ports.hpp"
+#include "series_colours.hpp"
 #include "wire_params.hpp"
 
 namespace flockscope::gui {
@@ -52,12 +60,13 @@ constexpr Uint32 kSdlSystems = SDL_INIT_VIDEO | SDL_INIT_TIMER;
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-constexpr ImU32 kColD = IM_COL32(120, 190, 255, 255);
-constexpr ImU32 kColX = IM_COL32(255, 170, 70, 255);
-constexpr ImU32 kColY = IM_COL32(120, 220, 140, 255);
-constexpr ImU32 kColPath = IM_COL32(200, 150, 255, 255);
-constexpr ImU32 kColPol = IM_COL32(255, 120, 160, 255);
-constexpr ImU32 kColSpeed = IM_COL32(240, 220, 100, 255);
+constexpr ImU32 im_colour(SeriesColour c) { return IM_COL32(c.r, c.g, c.b, 255); }
+constexpr ImU32 kColD = im_colour(kDiameterColour);
+constexpr ImU32 kColX = im_colour(kCentroidXColour);
+constexpr ImU32 kColY = im_colour(kCentroidYColour);
+constexpr ImU32 kColPath = im_colour(kPathColour);
+constexpr ImU32 kColPol = im_colour(kPolarisationColour);
+constexpr ImU32 kColSpeed = im_colour(kSpeedColour);
 constexpr ImU32 kPredator = IM_COL32(255, 70, 70, 255);
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const ImVec4 kReset(1.0f, 0.78f, 0.35f, 1.0f);
@@ -112,6 +121,7 @@ void PlotData::clear() {
   from_state.clear();
   board_spans.clear();
   resets.clear();
+  param_changes.clear();
   time_offset = 0;
 }
 
@@ -435,14 +445,39 @@ void GuiApp::controls_panel() {
     if (ImGui::Button("Open replay")) open_replay(replay_path_);
   }
 
-  if (ImGui::CollapsingHeader("Export", ImGuiTreeNodeFlags_DefaultOpen)) {
-    ImGui::SetNextItemWidth(-1);
-    if (input_text("##exportdir", export_dir_)) preset_path_.clear();
-    remember("export:folder");
-    if (ImGui::Button("Export plots (CSV, SVG, PNG)")) export_all(export_dir_);
-    remember("button:Export");
-    if (ImGui::Button("Screenshot of the flock view")) request_screenshot(fs::path(export_dir_) / ("flock-" + timestamp() + ".png"), true);
+  if (ImGui::CollapsingHeader("Export", ImGuiTreeNodeFlags_DefaultOpen)) export_panel();
+}
+
+// The plots' export: which rows (all, the zoomed plot's time range, the run since the last
+// Reset) and which plots, the folder, and the folder opened afterwards.
+void GuiApp::export_panel() {
+  ImGui::SetNextItemWidth(-1);
+  if (input_text("##exportdir", export_dir_)) preset_path_.clear();
+  remember("export:folder");
+  ImGui::RadioButton("everything", &export_rows_, 0);
+  remember("export:everything");
+  ImGui::SameLine();
+  ImGui::RadioButton("visible range", &export_rows_, 1);
+  remember("export:visible");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the time range of the plot last zoomed or panned; hidden lines are left out");
+  ImGui::SameLine();
+  ImGui::RadioButton("since Reset", &export_rows_, 2);
+  remember("export:since-reset");
+  ImGui::SetNextItemWidth(150);
+  const char* plot_names[] = {"all plots", kExportPlots[0], kExportPlots[1], kExportPlots[2], kExportPlots[3], kExportPlots[4]};
+  ImGui::Combo("##exportplot", &export_plot_, plot_names, IM_ARRAYSIZE(plot_names));
+  remember("export:plot");
+  ImGui::SameLine();
+  if (ImGui::Button("Export (CSV, SVG, PNG, preset)")) export_all(export_dir_);
+  remember("button:Export");
+  if (ImGui::Button("Clear plots")) clear_plots();
+  remember("button:Clear plots");
+  if (!exported_to_.empty()) {
+    ImGui::SameLine();
+    if (ImGui::Button("Open folder")) open_folder(exported_to_);
+    remember("button:Open folder");
   }
+  if (ImGui::Button("Screenshot of the flock view")) request_screenshot(fs::path(export_dir_) / ("flock-" + timestamp() + ".png"), true);
 }
 
 void GuiApp::parameter_widgets() {
@@ -521,6 +556,10 @@ void GuiApp::parameter_widgets() {
         break;
       }
     }
+    // A board gets a slider's value once it is committed (the mouse let go, Enter after
+    // Ctrl+click typing): typing 400 sends 400, never 4 and 40 on the way.
+    const bool commit_only = source_->live() && (d.kind == ParamKind::Int || d.kind == ParamKind::Real);
+    const bool let_go = commit_only && ImGui::IsItemDeactivated();
     ImGui::PopStyleColor(styled);
     remember("param:" + name);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
@@ -549,8 +588,14 @@ void GuiApp::parameter_widgets() {
     if (changed) {
       if (auto err = set_param(edit_, d, v))
         note(*err, true);
+      else if (commit_only)
+        uncommitted_ = {d.id, get_param(edit_, d)};
       else
         params_changed_ = true;
+    }
+    if (let_go && uncommitted_ && uncommitted_->first == d.id) {
+      params_changed_ = true;
+      uncommitted_.reset();
     }
     ImGui::EndDisabled();
     ImGui::PopID();
@@ -569,6 +614,13 @@ void GuiApp::update() {
   times_.steps = 0;
   source_moved_ = false;
   if (params_changed_ && source_->editable()) {
+    // A live change is marked on the plots (one marker for a drag's run of changes).
+    bool live_change = false;
+    for (const ParamDef& d : param_table())
+      if (d.apply == Apply::Live && get_param(edit_, d) != get_param(source_->pending_params(), d)) live_change = true;
+    if (live_change && frame_count_ != last_change_frame_ + 1 && !plots_.diameter.t().empty())
+      plots_.param_changes.push_back(plots_.diameter.t().back());
+    if (live_change) last_change_frame_ = frame_count_;
     source_->set_params(edit_);  // live parameters act from this frame's steps on
     params_changed_ = false;
     if (recorder_ && !(recorded_params_ == source_->params())) {
@@ -614,7 +666,13 @@ void GuiApp::update() {
     // The source changed its parameters (a board's set read back, a change rejected).
     params_revision_ = source_->params_revision();
     edit_ = source_->pending_params();
+    // A slider held or being typed into keeps the user's value until it is let go.
+    if (uncommitted_)
+      if (const ParamDef* d = find_param(uncommitted_->first)) (void)set_param(edit_, *d, uncommitted_->second);
   }
+  for (auto it = children_.begin(); it != children_.end();)
+    it = waitpid(pid_t(*it), nullptr, WNOHANG) != 0 ? children_.erase(it) : it + 1;
+  note_missing_port(std::chrono::duration<double>(Clock::now() - start_).count());
   if (source_moved_ && taken == 0) {  // a reset without a step: its state is a point too
     push_plot_point();
     if (record) record_frame();
@@ -765,7 +823,44 @@ void GuiApp::flock_view_panel() {
                     ImVec2(view_rect_.x0 + 14 + ImGui::CalcTextSize(hud).x, view_rect_.y0 + 10 + ImGui::GetFontSize()),
                     IM_COL32(0, 0, 0, 150), 3);
   dl->AddText(ImVec2(view_rect_.x0 + 10, view_rect_.y0 + 8), IM_COL32(230, 235, 240, 255), hud);
+  // A board's link not up: the flock shown is the last frame received, and says so.
+  if (auto* serial = dynamic_cast<SerialSource*>(source_.get()); serial && !serial->connected()) {
+    const link::LinkStatus st = serial->link_status();
+    const char* what = st.state == link::LinkState::kReconnecting ? "link lost: reconnecting"
+                       : st.state == link::LinkState::kVersionMismatch ? "the board speaks another protocol version"
+                                                                         : link::to_string(st.state);
+    char line[512];
+    std::snprintf(line, sizeof line, "%s (%s)\n%s", what, serial->port().c_str(),
+                  source_->boids().n > 0 ? "the flock shown is the last frame received" : "no frame received yet");
+    const ImVec2 ts = ImGui::CalcTextSize(line);
+    const ImVec2 c((view_rect_.x0 + view_rect_.x1) / 2, (view_rect_.y0 + view_rect_.y1) / 2);
+    dl->AddRectFilled(ImVec2(view_rect_.x0, view_rect_.y0), ImVec2(view_rect_.x1, view_rect_.y1), IM_COL32(10, 10, 14, 120));
+    dl->AddRectFilled(ImVec2(c.x - ts.x / 2 - 14, c.y - ts.y / 2 - 10), ImVec2(c.x + ts.x / 2 + 14, c.y + ts.y / 2 + 10),
+                      IM_COL32(90, 30, 25, 230), 6);
+    dl->AddText(ImVec2(c.x - ts.x / 2, c.y - ts.y / 2), IM_COL32(255, 225, 210, 255), line);
+    rects_["view:link-lost"] = {c.x - ts.x / 2, c.y - ts.y / 2, c.x + ts.x / 2, c.y + ts.y / 2};
+  }
   dl->PopClipRect();
+}
+
+// A board's port path that does not exist: said once (an error, with the ports there are),
+// while the link keeps trying it; checked every second.
+void GuiApp::note_missing_port(double now) {
+  auto* serial = dynamic_cast<SerialSource*>(source_.get());
+  if (!serial || serial->connected() || now - missing_port_checked_ < 1) return;
+  missing_port_checked_ = now;
+  std::error_code ec;
+  if (fs::exists(serial->port(), ec)) {
+    missing_port_noted_.clear();
+    return;
+  }
+  if (missing_port_noted_ == serial->port()) return;
+  missing_port_noted_ = serial->port();
+  std::string found;
+  for (const auto& p : link::list_ports()) found += (found.empty() ? "" : ", ") + p.path;
+  note(serial->port() + ": no such port; " + (found.empty() ? "no serial ports found" : "ports found: " + found) +
+           " (still trying " + serial->port() + ")",
+       true);
 }
 
 // ---------------------------------------------------------------- plots
@@ -783,16 +878,26 @@ void GuiApp::plots_panel() {
   // Amber: the board's own metrics (a partial frame, no state stream), not all of its boids.
   const std::span<const TimeSpan> bands(plots_.board_spans);
   const char* band = "board's metrics";
-  time_plot("diameter", "Flock diameter (px)", "time", plot_views_[0], d, marks, ImVec2(cell_w, cell_h), bands, band);
-  remember("plot:diameter");
+  const std::span<const double> changes(plots_.param_changes);
+  // Each plot's rectangle and legend entries, and which one the user zoomed or panned last.
+  auto placed = [&](std::size_t i, const char* name) {
+    remember(std::string("plot:") + name);
+    for (const auto& l : plot_views_[i].legend)
+      rects_[std::string("legend:") + name + ":" + l.name] = {l.x0, l.y0, l.x1, l.y1};
+    const PlotView& v = plot_views_[i];
+    if (!v.autofit_x && (v.x0 != seen_x_[i].first || v.x1 != seen_x_[i].second)) zoomed_plot_ = int(i);
+    seen_x_[i] = {v.x0, v.x1};
+  };
+  time_plot("diameter", "Flock diameter (px)", "time", plot_views_[0], d, marks, ImVec2(cell_w, cell_h), bands, band, changes);
+  placed(0, "diameter");
   ImGui::SameLine();
-  time_plot("centroid", "Centroid (px)", "time", plot_views_[1], c, marks, ImVec2(cell_w, cell_h), bands, band);
-  remember("plot:centroid");
-  time_plot("polarisation", "Polarisation", "time", plot_views_[2], pol, marks, ImVec2(cell_w, cell_h), bands, band);
-  remember("plot:polarisation");
+  time_plot("centroid", "Centroid (px)", "time", plot_views_[1], c, marks, ImVec2(cell_w, cell_h), bands, band, changes);
+  placed(1, "centroid");
+  time_plot("polarisation", "Polarisation", "time", plot_views_[2], pol, marks, ImVec2(cell_w, cell_h), bands, band, changes);
+  placed(2, "polarisation");
   ImGui::SameLine();
-  time_plot("speed", "Mean speed (px/frame)", "time", plot_views_[3], sp, marks, ImVec2(cell_w, cell_h), bands, band);
-  remember("plot:speed");
+  time_plot("speed", "Mean speed (px/frame)", "time", plot_views_[3], sp, marks, ImVec2(cell_w, cell_h), bands, band, changes);
+  placed(3, "speed");
   ImGui::EndGroup();
   ImGui::SameLine();
   path_plot("path", "Centroid path (x, y)", plot_views_[4], plots_.cx, plots_.cy, kColPath, ImVec2(path_w, avail.y));
@@ -916,6 +1021,7 @@ void GuiApp::load_preset_file(const std::string& name_or_file) {
     edit_ = p;
     source_->set_params(p);
     reset_requested_ = true;  // a preset is a new experiment: its world and seed apply now
+    clear_plots();            // ... and its plots start empty
     note("preset loaded: " + name_or_file);
   } catch (const std::exception& e) {
     note(std::string("cannot load the preset: ") + e.what(), true);
@@ -927,12 +1033,47 @@ void GuiApp::export_all(const fs::path& folder) {
     std::error_code ec;
     fs::create_directories(folder, ec);
     if (ec) throw InputError(folder.string() + ": cannot create the folder (" + ec.message() + ")");
-    const std::string stamp = timestamp();
-    const ExportResult r = export_plot_files(folder, "flockscope-" + stamp, plots_);
+    ExportOptions o;
+    o.shown = {show_d_, show_cx_, show_cy_, show_pol_, show_speed_};
+    if (export_rows_ == 1 && zoomed_plot_ >= 0) {
+      const PlotView& v = plot_views_[std::size_t(zoomed_plot_)];
+      std::tie(o.first, o.last) = rows_in(plots_, v.x0, v.x1);
+    } else if (export_rows_ == 2) {
+      std::tie(o.first, o.last) = rows_since_reset(plots_);
+    }
+    if (export_plot_ > 0) o.only = kExportPlots[export_plot_ - 1];
+    const Params& p = source_->params();
+    const std::string_view kind = source_->kind();
+    std::string who = kind == "local" ? preset_name_ : kind == "replay" ? fs::path(replay_path_).stem().string() : "board";
+    if (who.empty()) who = "custom";
+    o.who = who + ", seed " + std::to_string(p.seed) + ", N = " + std::to_string(source_->boids().n);
+    o.params = p;
+    o.description = "exported from the flockscope window (" + o.who + ", at step " + std::to_string(source_->step()) + ")";
+    const ExportResult r = export_plot_files(folder, "flockscope-" + timestamp(), plots_, o);
+    last_export_ = r.files;
+    exported_to_ = folder.string();
     note("exported " + std::to_string(r.files.size()) + " files to " + folder.string() + (r.note.empty() ? "" : " (" + r.note + ")"));
   } catch (const std::exception& e) {
     note(std::string("export failed: ") + e.what(), true);
   }
+}
+
+void GuiApp::clear_plots() {
+  plots_.clear();
+  centroid_trail_.clear();
+  for (PlotView& v : plot_views_) v.autofit_x = v.autofit_y = true;
+  zoomed_plot_ = -1;
+}
+
+// xdg-open in its own process (reaped in update()); a missing xdg-open is a message.
+void GuiApp::open_folder(const std::string& dir) {
+  const char* argv[] = {"xdg-open", dir.c_str(), nullptr};
+  pid_t pid = 0;
+  const int err = posix_spawnp(&pid, "xdg-open", nullptr, nullptr, const_cast<char* const*>(argv), environ);
+  if (err != 0)
+    note("cannot open " + dir + ": xdg-open: " + std::strerror(err) + " (the files are there)", true);
+  else
+    children_.push_back(int(pid));
 }
 
 void GuiApp::start_recording(const fs::path& file) {
@@ -1042,11 +1183,18 @@ bool GuiApp::serial_panel() {
   }
   remember("serial:counters");
   ImGui::BeginDisabled(!serial->connected());
+  // The field shows the board's count (as the stats and the boids slider do) from when the
+  // user's own number was sent until they type another.
+  if (!boid_count_typed_ && f.has_stats) boid_count_request_ = int(std::min<std::uint32_t>(f.stats.boid_count, 65535));
   ImGui::SetNextItemWidth(110);
-  ImGui::InputInt("##boidcount", &boid_count_request_, 100, 1000);
+  if (ImGui::InputInt("##boidcount", &boid_count_request_, 100, 1000)) boid_count_typed_ = true;
+  remember("serial:boidcount");
   boid_count_request_ = std::clamp(boid_count_request_, 0, 65535);
   ImGui::SameLine();
-  if (ImGui::Button("Set boid count")) serial->set_boid_count(std::uint32_t(boid_count_request_));
+  if (ImGui::Button("Set boid count")) {
+    serial->set_boid_count(std::uint32_t(boid_count_request_));
+    boid_count_typed_ = false;
+  }
   bool predators = serial->board_predators();
   if (ImGui::Checkbox("Predators", &predators)) serial->set_predators(predators);
   ImGui::EndDisabled();

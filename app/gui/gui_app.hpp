@@ -53,7 +53,8 @@ struct PlotData {
   std::vector<std::uint8_t> from_state;
   // The stretches of plot time whose points are a board's own metrics (shaded on the plots).
   std::vector<TimeSpan> board_spans;
-  std::vector<double> resets;   // plot times of resets (vertical markers)
+  std::vector<double> resets;   // plot times of resets (vertical markers; lines break there)
+  std::vector<double> param_changes;  // plot times of live parameter changes (grey markers)
   double time_offset = 0;       // plot time continues across resets
   void clear();
   // Notes where the point just pushed at plot time t got its metrics: board points next to
@@ -112,7 +113,12 @@ class GuiApp {
 
   // Actions the panels offer, callable directly (tests, the command line).
   void load_preset_file(const std::string& name_or_file);
+  // Exports with the Export section's choices (rows, plots); the files written are in
+  // last_export().
   void export_all(const std::filesystem::path& folder);
+  const std::vector<std::filesystem::path>& last_export() const { return last_export_; }
+  // Empties the plots (the flock goes on; its next step is the first point).
+  void clear_plots();
   void start_recording(const std::filesystem::path& file);
   void stop_recording();
   void open_replay(const std::filesystem::path& file);
@@ -141,6 +147,9 @@ class GuiApp {
   void fit_camera();
   void largest_flock_update(double now);
   void save_settings();
+  void export_panel();
+  void open_folder(const std::string& dir);
+  void note_missing_port(double now);
 
   GuiOptions opt_;
   SDL_Window* window_ = nullptr;
@@ -174,6 +183,11 @@ class GuiApp {
 
   PlotData plots_;
   std::array<PlotView, 6> plot_views_{};
+  // The time plot last zoomed or panned (its x range is the export's "visible range"), and
+  // each time plot's x range last frame (to tell which one moved).
+  int zoomed_plot_ = -1;
+  std::array<std::pair<double, double>, 4> seen_x_{};
+  std::uint64_t last_change_frame_ = 0;  // a drag's changes make one marker, at its start
   bool show_cx_ = true, show_cy_ = true, show_d_ = true, show_pol_ = true, show_speed_ = true;
 
   FrameTimes times_;
@@ -196,6 +210,17 @@ class GuiApp {
   double ports_listed_at_ = -1e9;
   int boid_count_request_ = 2000;
   std::string export_dir_;
+  int export_rows_ = 0;      // 0 everything, 1 the visible range, 2 since the last Reset
+  int export_plot_ = 0;      // 0 all plots, else kExportPlots[export_plot_ - 1]
+  std::vector<std::filesystem::path> last_export_;
+  std::string exported_to_;  // the folder "Open folder" opens
+  std::vector<int> children_;  // xdg-open processes not yet reaped
+  // A slider of a board, moved but not let go yet: (parameter id, value). Sent on release
+  // or Enter; kept across the board's parameter updates meanwhile.
+  std::optional<std::pair<std::uint16_t, double>> uncommitted_;
+  bool boid_count_typed_ = false;  // the Set-boid-count field holds the user's number
+  double missing_port_checked_ = -1e9;
+  std::string missing_port_noted_;
   std::string preset_path_;
 
   struct Shot {

@@ -94,6 +94,12 @@ void SerialSource::show_frame(link::MirroredFrame&& f, bool neighbours) {
   // No group bits from this board: every boid plain (board order is not id order, so the
   // window must not colour scouts by slot).
   if (frame_.groups.size() != frame_.size()) frame_.groups.assign(frame_.size(), 0);
+  // The board's boid count as its stats give it (it may spawn or drop boids by itself): the
+  // boids slider shows the count the stats show.
+  if (frame_.has_stats && have_params_ && std::int64_t(frame_.stats.boid_count) != board_.boids) {
+    board_.boids = requested_.boids = std::int64_t(frame_.stats.boid_count);
+    ++revision_;
+  }
   const MetricsOptions o = window_metrics_options(frame_.size(), neighbours);
   metrics_ = link::metrics_of(frame_, cluster_radius(board_), o);
   neighbours_ = o.nearest_neighbour;
