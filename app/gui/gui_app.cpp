@@ -377,9 +377,13 @@ void GuiApp::controls_panel() {
   if (local && ImGui::CollapsingHeader("Presets", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::SetNextItemWidth(200);
     if (ImGui::BeginCombo("preset", preset_name_.c_str())) {
-      for (const auto& name : preset_names())
+      for (const auto& name : preset_names()) {
         if (ImGui::Selectable(name.c_str(), name == preset_name_)) load_preset_file(name);
+        remember("preset:" + name);
+      }
       ImGui::EndCombo();
+    } else {
+      remember("preset:list");
     }
     if (preset_path_.empty()) preset_path_ = (fs::path(export_dir_) / "my-preset.json").string();
     ImGui::SetNextItemWidth(200);
@@ -465,8 +469,15 @@ void GuiApp::export_panel() {
   remember("export:since-reset");
   ImGui::SetNextItemWidth(150);
   const char* plot_names[] = {"all plots", kExportPlots[0], kExportPlots[1], kExportPlots[2], kExportPlots[3], kExportPlots[4]};
-  ImGui::Combo("##exportplot", &export_plot_, plot_names, IM_ARRAYSIZE(plot_names));
-  remember("export:plot");
+  if (ImGui::BeginCombo("##exportplot", plot_names[export_plot_])) {
+    for (int i = 0; i < IM_ARRAYSIZE(plot_names); ++i) {
+      if (ImGui::Selectable(plot_names[i], i == export_plot_)) export_plot_ = i;
+      remember(std::string("export:plot:") + plot_names[i]);
+    }
+    ImGui::EndCombo();
+  } else {
+    remember("export:plot");
+  }
   ImGui::SameLine();
   if (ImGui::Button("Export (CSV, SVG, PNG, preset)")) export_all(export_dir_);
   remember("button:Export");

@@ -107,6 +107,8 @@ class GuiApp {
     float cy() const { return (y0 + y1) / 2; }
   };
   std::optional<Rect> item_rect(const std::string& name) const;
+  // A plot's view (0 diameter, 1 centroid, 2 polarisation, 3 speed, 4 path) as drawn last frame.
+  const PlotView& plot_view(std::size_t i) const { return plot_views_.at(i); }
   // The flock view's canvas and the world-to-screen transform used to draw it last frame.
   Rect view_rect() const { return view_rect_; }
   ViewTransform view_transform() const { return xf_; }
