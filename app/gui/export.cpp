@@ -8,7 +8,7 @@
 
 #include "flockscope/core/io.hpp"
 #include "flockscope/plot/ticks.hpp"
-#include "gui_app.hpp"
+#include "plot_data.hpp"
 #include "series_colours.hpp"
 
 namespace flockscope::gui {

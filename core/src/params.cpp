@@ -8,8 +8,9 @@ namespace flockscope {
 namespace {
 
 constexpr ParamDef kTable[] = {
-#define FLOCKSCOPE_ROW(id, name, kind, def, min, max, smin, smax, unit, apply, help) \
-  {id, #name, ParamKind::kind, double(def), double(min), double(max), double(smin), double(smax), unit, Apply::apply, help},
+#define FLOCKSCOPE_ROW(id, name, kind, def, min, max, smin, smax, unit, apply, section, help)                     \
+  {id, #name, ParamKind::kind, double(def), double(min), double(max), double(smin), double(smax), unit, Apply::apply,     \
+   ParamSection::section, help},
     FLOCKSCOPE_PARAM_LIST(FLOCKSCOPE_ROW)
 #undef FLOCKSCOPE_ROW
 };
@@ -157,7 +158,7 @@ std::optional<std::string> apply_assignment(Params& p, std::string_view assignme
 }
 
 void copy_params(Params& dst, const Params& src, Apply which) {
-#define FLOCKSCOPE_COPY(id, name, kind, def, min, max, smin, smax, unit, apply, help) \
+#define FLOCKSCOPE_COPY(id, name, kind, def, min, max, smin, smax, unit, apply, ...) \
   if (Apply::apply == which) dst.name = src.name;
   FLOCKSCOPE_PARAM_LIST(FLOCKSCOPE_COPY)
 #undef FLOCKSCOPE_COPY

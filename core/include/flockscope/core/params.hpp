@@ -16,6 +16,9 @@ namespace flockscope {
 
 enum class ParamKind : std::uint8_t { Real, Int, Bool, Choice };
 enum class Apply : std::uint8_t { Live, Reset };
+// The group a parameter is shown in: the world, what every rule set uses, one rule set's
+// own (Cornell, Report), the predators, the scout groups.
+enum class ParamSection : std::uint8_t { World, Rules, Cornell, Report, Predators, Scouts };
 enum class RuleSet : int { Cornell = 0, Report = 1, Blog = 2 };
 // The other choices, indexed as their names in choice_names().
 enum class ReportDivisor : int { Seen = 0, All = 1 };
@@ -51,6 +54,7 @@ struct ParamDef {
   double slider_min, slider_max;
   std::string_view unit;
   Apply apply;
+  ParamSection section;
   std::string_view help;
 
   // A slider whose range spans two or more decades reads better on a log scale.
