@@ -10,6 +10,7 @@
 #include "flockscope_link.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <new>
 
@@ -245,6 +246,18 @@ void send_param_set() {
   send_tx();
 }
 
+// A line for the app's log (dropped when nobody listens).
+void send_log(proto::LogLevel level, const char* text) {
+  if (!g.session || !(g.streams & proto::stream::kLog) || !text) return;
+  begin_tx(MsgType::kLog);  // built in place: a Message is too big for a temporary on the stack
+  g.tx.log.level = level;
+  std::size_t n = std::strlen(text);
+  if (n > proto::kMaxLogText) n = proto::kMaxLogText;
+  g.tx.log.length = std::uint16_t(n);
+  std::memcpy(g.tx.log.text, text, n);
+  send_tx();
+}
+
 void ack(const Message& req, Status st, std::uint16_t subject, ParamValue v) {
   const std::uint16_t seq = req.seq;
   const MsgType type = req.type;
@@ -423,6 +436,12 @@ void handle(const Message& m) {
       double v = 0;
       const Status st = check_change(w, p, v);
       if (st != Status::kOk) {
+        // Before the ack, so the app names the reason with the refusal (PROTOCOL.md 12).
+        if (p && st == Status::kOutOfRange && !(v >= p->row->min && v <= p->row->max)) {
+          char line[96];
+          std::snprintf(line, sizeof line, "%s: this board allows %g to %g", p->row->name, p->row->min, p->row->max);
+          send_log(proto::LogLevel::kWarn, line);
+        }
         ack(m, st, w.id, p ? current(*p) : ParamValue::of_int(0));
         return;
       }
@@ -579,16 +598,7 @@ void fsl_wait_until(std::uint64_t deadline_us) {
 bool fsl_paused(void) { return g.paused; }
 bool fsl_host_connected(void) { return g.session; }
 
-void fsl_log(const char* text) {
-  if (!g.session || !(g.streams & proto::stream::kLog) || !text) return;
-  begin_tx(MsgType::kLog);  // built in place: a Message is too big for a temporary on the stack
-  g.tx.log.level = proto::LogLevel::kInfo;
-  std::size_t n = std::strlen(text);
-  if (n > proto::kMaxLogText) n = proto::kMaxLogText;
-  g.tx.log.length = std::uint16_t(n);
-  std::memcpy(g.tx.log.text, text, n);
-  send_tx();
-}
+void fsl_log(const char* text) { send_log(proto::LogLevel::kInfo, text); }
 
 fsl_counters fsl_get_counters(void) {
   fsl_counters c = g.counters;
