@@ -158,6 +158,90 @@ TEST(GuiBoardParams, TypingIntoASliderSendsOnlyTheCommittedValue) {
   close(host);
 }
 
+// One screen, one boid count: the board's stats, the boids slider and the Set-boid-count
+// field agree (the tiny board does not even list `boids` in its parameter set); when its link
+// goes quiet the frozen flock view says so.
+TEST(GuiBoardParams, BoidCountsAgreeAndALostLinkIsShownOverTheView) {
+  int board = -1, host = -1;
+  char name[256];
+  ASSERT_EQ(openpty(&board, &host, name, nullptr, nullptr), 0);
+  termios t{};
+  tcgetattr(host, &t);
+  cfmakeraw(&t);
+  tcsetattr(host, TCSANOW, &t);
+  ASSERT_TRUE(tiny_board_init(board, 60));
+  volatile int stop = 0;
+  std::thread th([&] { tiny_board_run(&stop); });
+  {
+    GuiOptions o;
+    o.width = 1100, o.height = 1000;
+    o.software = true;
+    o.use_ini = false;
+    o.vsync = false;
+    o.preset = "cornell-consensus";  // 1000 boids: not the board's count
+    GuiApp app(o);
+    app.connect_serial(name);
+    ASSERT_TRUE(frames_until(app, 8000, [&] { return app.source().boids().n == 60 && app.source().has_param(7); }))
+        << app.message();
+    EXPECT_TRUE(frames_until(app, 2000, [&] { return app.source().pending_params().boids == 60; }))
+        << "the boids slider shows " << app.source().pending_params().boids;
+    EXPECT_EQ(app.source().params().boids, 60);
+    EXPECT_FALSE(app.item_rect("view:stale").has_value()) << "connected: nothing over the view";
+    stop = 1;
+    th.join();
+    // Two seconds without a frame: the link is lost; the view keeps the last frame and says so.
+    EXPECT_TRUE(frames_until(app, 6000, [&] { return app.item_rect("view:stale").has_value(); }));
+    EXPECT_EQ(app.source().boids().n, 60u);
+    const auto r = app.item_rect("view:stale");
+    ASSERT_TRUE(r.has_value());
+    const auto v = app.view_rect();
+    EXPECT_GT(r->cx(), v.x0);
+    EXPECT_LT(r->cx(), v.x1);
+    EXPECT_GT(r->cy(), v.y0);
+    EXPECT_LT(r->cy(), v.y1);
+  }
+  close(board);
+  close(host);
+}
+
+// A port path that does not exist: an error naming it (and the ports there are), while the
+// window keeps trying it.
+TEST(GuiBoardParams, AMissingPortIsNamedAndStillTried) {
+  const std::string missing = (fs::temp_directory_path() / "flockscope-no-such-port").string();
+  fs::remove(missing);
+  GuiOptions o;
+  o.width = 1100, o.height = 1000;
+  o.software = true;
+  o.use_ini = false;
+  o.vsync = false;
+  o.port = missing;
+  GuiApp app(o);
+  ASSERT_TRUE(frames_until(app, 4000, [&] { return app.message().find("no such port") != std::string::npos; }))
+      << app.message();
+  EXPECT_TRUE(app.message_is_error());
+  EXPECT_NE(app.message().find(missing + ": no such port; "), std::string::npos) << app.message();
+  EXPECT_NE(app.message().find("still trying"), std::string::npos) << app.message();
+  EXPECT_NE(app.source().board(), nullptr) << "still the board's source";
+  // The port appears (a board plugged in): the link takes it.
+  int board = -1, host = -1;
+  char name[256];
+  ASSERT_EQ(openpty(&board, &host, name, nullptr, nullptr), 0);
+  termios t{};
+  tcgetattr(host, &t);
+  cfmakeraw(&t);
+  tcsetattr(host, TCSANOW, &t);
+  ASSERT_TRUE(tiny_board_init(board, 40));
+  volatile int stop = 0;
+  std::thread th([&] { tiny_board_run(&stop); });
+  fs::create_symlink(name, missing);
+  EXPECT_TRUE(frames_until(app, 8000, [&] { return app.source().boids().n == 40; })) << app.message();
+  stop = 1;
+  th.join();
+  fs::remove(missing);
+  close(board);
+  close(host);
+}
+
 int main(int argc, char** argv) {
   setenv("SDL_VIDEODRIVER", "offscreen", 0);
   const fs::path home = fs::temp_directory_path() / "flockscope_test_pico_gui" / "xdg";
