@@ -4,6 +4,7 @@
 #include <SDL.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -209,6 +210,15 @@ TEST(GuiExportFlow, ResetStartsRunTwoAndClearEmptiesThePlots) {
     EXPECT_EQ(rows[r].back(), "2") << "the second run";
     EXPECT_GE(std::strtod(rows[r][0].c_str(), nullptr), app.plots().resets[0]) << "time goes on";
   }
+  // The figure of everything: one line per run (none joins the runs), the reset marked.
+  click(app, "export:everything");
+  click(app, "button:Export");
+  const std::string svg = read_text(exported(app, "-diameter.svg"));
+  std::size_t lines = 0;
+  for (std::size_t at = 0; (at = svg.find("<polyline class=\"line\" data-series=\"diameter\"", at)) != std::string::npos; ++at)
+    ++lines;
+  EXPECT_EQ(lines, 2u) << "two runs, two lines";
+  EXPECT_NE(svg.find("data-series=\"reset\""), std::string::npos);
   click(app, "button:Clear plots");
   EXPECT_LE(app.plots().diameter.size(), 1u);
   EXPECT_TRUE(app.plots().resets.empty());
@@ -235,4 +245,35 @@ TEST(GuiExportFlow, OnePlotExportsOnlyThatPlot) {
   std::size_t files = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
   EXPECT_EQ(files, 4u);
+}
+
+// A live slider dragged while the flock runs: one marker at the drag's start, on the plots
+// and in the figures.
+TEST(GuiExportFlow, ALiveChangeIsMarkedOnce) {
+  const fs::path dir = fresh_dir("change");
+  GuiApp app(tall_window());
+  app.set_export_folder(dir.string());
+  app.frame();
+  app.frame();
+  click(app, "button:Run");
+  ASSERT_TRUE(frames_until(app, 5000, [&] { return app.plots().diameter.size() >= 5; }));
+  const auto r = settled_rect(app, "param:visualRange");
+  ASSERT_TRUE(r);
+  push_mouse(SDL_MOUSEMOTION, r->cx(), r->cy());
+  app.frame();
+  push_mouse(SDL_MOUSEBUTTONDOWN, r->cx(), r->cy());
+  app.frame();
+  for (int i = 1; i <= 6; ++i) {  // a drag over six frames: six changes
+    push_mouse(SDL_MOUSEMOTION, r->cx() + 8.0f * float(i), r->cy());
+    app.frame();
+  }
+  push_mouse(SDL_MOUSEBUTTONUP, r->cx() + 48, r->cy());
+  app.frame();
+  click(app, "button:Run");
+  ASSERT_EQ(app.plots().param_changes.size(), 1u);
+  const auto& t = app.plots().diameter.t();
+  EXPECT_NE(std::find(t.begin(), t.end(), app.plots().param_changes[0]), t.end()) << "at a plotted point";
+  EXPECT_TRUE(app.plots().resets.empty());
+  click(app, "button:Export");
+  EXPECT_NE(read_text(exported(app, "-diameter.svg")).find("data-series=\"parameter change\""), std::string::npos);
 }
