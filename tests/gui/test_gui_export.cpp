@@ -277,3 +277,22 @@ TEST(GuiExportFlow, ALiveChangeIsMarkedOnce) {
   click(app, "button:Export");
   EXPECT_NE(read_text(exported(app, "-diameter.svg")).find("data-series=\"parameter change\""), std::string::npos);
 }
+
+// Open folder without xdg-open on the PATH: a message, the files still there, no crash.
+TEST(GuiExportFlow, OpenFolderWithoutXdgOpenIsAMessage) {
+  const fs::path dir = fresh_dir("open");
+  GuiApp app(tall_window());
+  app.set_export_folder(dir.string());
+  app.frame();
+  app.frame();
+  EXPECT_FALSE(app.item_rect("button:Open folder").has_value()) << "nothing exported yet";
+  click(app, "button:Export");
+  ASSERT_FALSE(app.message_is_error()) << app.message();
+  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", (dir / "no-programs-here").c_str(), 1);
+  click(app, "button:Open folder");
+  setenv("PATH", path.c_str(), 1);
+  EXPECT_TRUE(app.message_is_error());
+  EXPECT_NE(app.message().find("cannot open " + dir.string() + ": xdg-open"), std::string::npos) << app.message();
+  app.frame();
+}
