@@ -187,6 +187,12 @@ void GuiApp::export_panel() {
   rects_.remember("button:Export");
   if (ImGui::Button("Clear plots")) clear_plots();
   rects_.remember("button:Clear plots");
+  if (previous_plots_.diameter.size() > 0) {
+    ImGui::SameLine();
+    ImGui::Checkbox("previous run", &show_previous_);
+    rects_.remember("plots:previous");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the plots of the run before the last preset, in grey behind this one");
+  }
   if (!exported_to_.empty()) {
     ImGui::SameLine();
     if (ImGui::Button("Open folder")) open_folder(exported_to_);

@@ -369,7 +369,7 @@ bool GuiApp::frame() {
   ImGui::SetNextWindowPos(ImVec2(side_w, float(wh) - plots_h));
   ImGui::SetNextWindowSize(ImVec2(float(ww) - side_w, plots_h));
   ImGui::Begin("Plots", nullptr, fixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-  plots_panel_.draw(plots_, rects_);
+  plots_panel_.draw(plots_, rects_, show_previous_ && previous_plots_.diameter.size() > 0 ? &previous_plots_ : nullptr);
   ImGui::End();
   ImGui::Render();
   times_.ui = ui_ms + ms_since(u1);
@@ -428,7 +428,8 @@ void GuiApp::load_preset_file(const std::string& name_or_file) {
     edit_ = p;
     source_->set_params(p);
     reset_requested_ = true;  // a preset is a new experiment: its world and seed apply now
-    clear_plots();            // ... and its plots start empty
+    previous_plots_ = std::move(plots_);  // ... its plots start empty; the last run stays one click away
+    clear_plots();
     note("preset loaded: " + name_or_file);
   } catch (const std::exception& e) {
     note(std::string("cannot load the preset: ") + e.what(), true);

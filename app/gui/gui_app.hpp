@@ -77,6 +77,7 @@ class GuiApp {
   BoidSource& source() { return *source_; }
   void set_source(std::unique_ptr<BoidSource> s);
   PlotData& plots() { return plots_; }
+  const PlotData& previous_plots() const { return previous_plots_; }
   const FrameTimes& times() const { return times_; }
   bool running() const { return running_; }
   void set_running(bool r) { running_ = r; }
@@ -155,6 +156,8 @@ class GuiApp {
 
   FlockView view_;
   PlotData plots_;
+  PlotData previous_plots_;     // the run before the last preset loaded ...
+  bool show_previous_ = false;  // ... drawn in grey when asked for
   PlotsPanel plots_panel_;
   ParameterPanel parameter_panel_;
   SerialPanel serial_panel_;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <span>
+#include <vector>
 
 #include "series_colours.hpp"
 
@@ -30,16 +31,24 @@ void PlotsPanel::fit_all() {
   zoomed_ = -1;
 }
 
-void PlotsPanel::draw(const PlotData& plots, WidgetRects& rects) {
+void PlotsPanel::draw(const PlotData& plots, WidgetRects& rects, const PlotData* previous) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float path_w = std::min(avail.y, avail.x * 0.3f);
   const float cell_w = (avail.x - path_w - 2 * gap) / 2, cell_h = (avail.y - ImGui::GetStyle().ItemSpacing.y) / 2;
   const std::span<const double> marks(plots.resets);
-  PlotLine d[] = {{"diameter", &plots.diameter, kColD, &show_d_}};
-  PlotLine c[] = {{"centroid x", &plots.cx, kColX, &show_cx_}, {"centroid y", &plots.cy, kColY, &show_cy_}};
-  PlotLine pol[] = {{"polarisation", &plots.polarisation, kColPol, &show_pol_}};
-  PlotLine sp[] = {{"mean speed", &plots.speed, kColSpeed, &show_speed_}};
+  std::vector<PlotLine> d = {{"diameter", &plots.diameter, kColD, &show_d_}};
+  std::vector<PlotLine> c = {{"centroid x", &plots.cx, kColX, &show_cx_}, {"centroid y", &plots.cy, kColY, &show_cy_}};
+  std::vector<PlotLine> pol = {{"polarisation", &plots.polarisation, kColPol, &show_pol_}};
+  std::vector<PlotLine> sp = {{"mean speed", &plots.speed, kColSpeed, &show_speed_}};
+  if (previous) {  // the run before the last preset, in grey, for comparison
+    constexpr ImU32 kPrevious = IM_COL32(150, 150, 160, 150);
+    d.push_back({"previous run", &previous->diameter, kPrevious, &show_previous_});
+    c.push_back({"previous x", &previous->cx, kPrevious, &show_previous_});
+    c.push_back({"previous y", &previous->cy, kPrevious, &show_previous_});
+    pol.push_back({"previous run", &previous->polarisation, kPrevious, &show_previous_});
+    sp.push_back({"previous run", &previous->speed, kPrevious, &show_previous_});
+  }
   ImGui::BeginGroup();
   // Amber: the board's own metrics (a partial frame, no state stream), not all of its boids.
   const std::span<const TimeSpan> bands(plots.board_spans);

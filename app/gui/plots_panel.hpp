@@ -15,7 +15,8 @@ namespace flockscope::gui {
 class PlotsPanel {
  public:
   // Fills the current ImGui window's content region.
-  void draw(const PlotData& plots, WidgetRects& rects);
+  // `previous`, when given, is drawn in grey behind (the run before the last preset loaded).
+  void draw(const PlotData& plots, WidgetRects& rects, const PlotData* previous = nullptr);
 
   // The lines the user has not hidden (their legend entries).
   ShownSeries shown() const { return {show_d_, show_cx_, show_cy_, show_pol_, show_speed_}; }
@@ -29,7 +30,7 @@ class PlotsPanel {
 
  private:
   std::array<PlotView, 6> views_{};
-  bool show_cx_ = true, show_cy_ = true, show_d_ = true, show_pol_ = true, show_speed_ = true;
+  bool show_cx_ = true, show_cy_ = true, show_d_ = true, show_pol_ = true, show_speed_ = true, show_previous_ = true;
   // Which time plot moved last, and each one's x range last frame (to tell which moved).
   int zoomed_ = -1;
   std::array<std::pair<double, double>, 4> seen_x_{};

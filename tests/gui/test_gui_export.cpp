@@ -185,6 +185,12 @@ TEST(GuiExportFlow, LoadingTwoPresetsInARowKeepsOnlyTheSecondFlock) {
   }
   // The time axis starts at the second flock's start.
   EXPECT_EQ(d.diameter.t().front(), 0.0);
+  // The first flock's run is one click away, drawn in grey behind.
+  EXPECT_GE(app.previous_plots().diameter.size(), 30u);
+  EXPECT_FALSE(app.item_rect("legend:diameter:previous run").has_value());
+  click(app, "plots:previous");
+  app.frame();
+  EXPECT_TRUE(app.item_rect("legend:diameter:previous run").has_value());
 }
 
 // A reset: the run column counts up and the step restarts, while time goes on; Clear plots
