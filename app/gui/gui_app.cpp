@@ -443,8 +443,12 @@ void GuiApp::export_all(const fs::path& folder) {
     if (ec) throw InputError(folder.string() + ": cannot create the folder (" + ec.message() + ")");
     ExportOptions o;
     o.shown = plots_panel_.shown();
+    std::string range_note;
     if (export_rows_ == 1) {
-      if (const auto range = plots_panel_.zoomed_range()) std::tie(o.first, o.last) = rows_in(plots_, range->first, range->second);
+      if (const auto range = plots_panel_.zoomed_range())
+        std::tie(o.first, o.last) = rows_in(plots_, range->first, range->second);
+      else
+        range_note = "no plot zoomed: every row";
     } else if (export_rows_ == 2) {
       std::tie(o.first, o.last) = rows_since_reset(plots_);
     }
@@ -458,7 +462,8 @@ void GuiApp::export_all(const fs::path& folder) {
     const ExportResult r = export_plot_files(folder, "flockscope-" + timestamp(), plots_, o);
     last_export_ = r.files;
     exported_to_ = folder.string();
-    note("exported " + std::to_string(r.files.size()) + " files to " + folder.string() + (r.note.empty() ? "" : " (" + r.note + ")"));
+    if (!r.note.empty()) range_note += (range_note.empty() ? "" : "; ") + r.note;
+    note("exported " + std::to_string(r.files.size()) + " files to " + folder.string() + (range_note.empty() ? "" : " (" + range_note + ")"));
   } catch (const std::exception& e) {
     note(std::string("export failed: ") + e.what(), true);
   }
