@@ -459,7 +459,10 @@ void GuiApp::export_all(const fs::path& folder) {
     o.who = who + ", seed " + std::to_string(p.seed) + ", N = " + std::to_string(source_->boids().n);
     o.params = p;
     o.description = "exported from the flockscope window (" + o.who + ", at step " + std::to_string(source_->step()) + ")";
-    const ExportResult r = export_plot_files(folder, "flockscope-" + timestamp(), plots_, o);
+    // Two exports in one second do not overwrite each other: the second gets "-2".
+    std::string stem = "flockscope-" + timestamp();
+    for (int k = 2; fs::exists(folder / (stem + ".csv")); ++k) stem = "flockscope-" + timestamp() + "-" + std::to_string(k);
+    const ExportResult r = export_plot_files(folder, stem, plots_, o);
     last_export_ = r.files;
     exported_to_ = folder.string();
     if (!r.note.empty()) range_note += (range_note.empty() ? "" : "; ") + r.note;

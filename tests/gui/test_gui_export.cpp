@@ -225,6 +225,9 @@ TEST(GuiExportFlow, ResetStartsRunTwoAndClearEmptiesThePlots) {
     ++lines;
   EXPECT_EQ(lines, 2u) << "two runs, two lines";
   EXPECT_NE(svg.find("data-series=\"reset\""), std::string::npos);
+  std::size_t csvs = 0;  // two exports within a second: neither overwrites the other
+  for (const auto& e : fs::directory_iterator(dir)) csvs += e.path().extension() == ".csv";
+  EXPECT_EQ(csvs, 2u);
   click(app, "button:Clear plots");
   EXPECT_LE(app.plots().diameter.size(), 1u);
   EXPECT_TRUE(app.plots().resets.empty());
