@@ -199,7 +199,7 @@ ExportResult export_plot_files(const std::filesystem::path& folder, const std::s
       if (l.shown) p.series.push_back(figure_series(l.name, *l.series, d.resets, first, last, columns, l.colour));
     add_markers(p, d.param_changes, t0, t1, "parameter change", kParamChangeColour, 1);
     add_markers(p, d.resets, t0, t1, "reset", kResetColour, 1.25);
-    p.legend = p.series.size() > 1;  // a lone line needs no legend (as in `run --plots`)
+    p.legend = p.series.size() > 1 || lines.size() > 1;  // a lone line needs none (as in `run --plots`)
     write(name, p, o.size);
   };
   time_plot("diameter", "Average flock diameter", "flock diameter D (px, mean distance to the centroid)",
