@@ -114,6 +114,10 @@ class Timeline {
   virtual void seek(std::size_t i) = 0;
   // The parameters at the start (a local flock continues from them).
   virtual const Params& start_params() const = 0;
+  // Frame i's metrics, time and step without moving there (the plots show the whole run).
+  virtual const Metrics& metrics_at(std::size_t i) const = 0;
+  virtual double time_at(std::size_t i) const = 0;
+  virtual std::uint64_t step_at(std::size_t i) const = 0;
 
  protected:
   ~Timeline() = default;
@@ -181,6 +185,9 @@ class ReplaySource final : public BoidSource, public Timeline {
   std::size_t index() const override { return index_; }
   void seek(std::size_t i) override;
   const Params& start_params() const override { return rec_.params(); }
+  const Metrics& metrics_at(std::size_t i) const override { return rec_.metrics(i); }
+  double time_at(std::size_t i) const override { return rec_.time(i); }
+  std::uint64_t step_at(std::size_t i) const override { return rec_.step(i); }
   const Recording& recording() const { return rec_; }
 
  private:

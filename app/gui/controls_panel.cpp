@@ -1,5 +1,8 @@
-// The control panel down the window's left side: the message line, the source and its run
-// controls, presets, the board panel, the parameter panel, stats, record and replay, export.
+// The control panel down the window's left side. Fixed at its top (never scrolled, never
+// pushed down): the source, the toolbar (run, step, reset, new seed, undo; record, export,
+// largest flock) and one status line for the last message. Below it scroll steps per frame,
+// the timeline, presets, the parameter panel, the board panel, stats, record and replay, and
+// export.
 // Each control asks the source what it can do (BoidSource's capabilities), never its class.
 #include <imgui.h>
 
@@ -15,16 +18,15 @@ namespace flockscope::gui {
 namespace fs = std::filesystem;
 
 void GuiApp::controls_panel() {
-  if (!messages_.text().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, messages_.is_error() ? ImVec4(1, 0.45f, 0.4f, 1) : ImVec4(0.6f, 0.9f, 0.6f, 1));
-    ImGui::TextWrapped("%s", messages_.text().c_str());
-    ImGui::PopStyleColor();
-    rects_.remember("message");
-    if (ImGui::SmallButton("dismiss")) messages_.clear();
-    ImGui::Separator();
-  }
+  toolbar();
+  status_line();
+  ImGui::Separator();
+  ImGui::BeginChild("##controls");
+  scrolled_controls();
+  ImGui::EndChild();
+}
 
-  // Source and run controls.
+void GuiApp::toolbar() {
   ImGui::Text("Source: %s", source_->title());
   ImGui::SameLine();
   ImGui::TextDisabled("%s", source_->simulated_here() ? preset_name_.c_str() : source_->origin().c_str());
@@ -51,6 +53,86 @@ void GuiApp::controls_panel() {
       params_changed_ = reset_requested_ = true;
     }
   }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(undo_.empty() || !source_->editable());
+  if (ImGui::Button("Undo")) undo();
+  rects_.remember("button:Undo");
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Undo the last parameter change (Ctrl+Z); %zu kept", undo_.size());
+
+  // What leaves a file or changes the flock's size, always in reach.
+  if (source_->recordable()) {
+    if (!recorder_.active()) {
+      if (ImGui::Button("Record")) start_recording(fs::path(export_dir_) / ("recording-" + timestamp() + ".flkrec"));
+    } else {
+      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.7f, 0.15f, 0.15f, 1));
+      if (ImGui::Button("Stop recording")) stop_recording();
+      ImGui::PopStyleColor();
+    }
+    rects_.remember("button:Record");
+    ImGui::SameLine();
+  }
+  if (ImGui::Button("Export plots")) export_all(export_dir_);
+  rects_.remember("button:Export");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("CSV, SVG and PNG of the plots and the parameters as a preset into %s (which rows and plots: Export, below)",
+                      export_dir_.c_str());
+  if (source_->simulated_here()) {
+    ImGui::SameLine();
+    ImGui::Checkbox("Largest flock", &largest_.enabled);
+    rects_.remember("largest");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The lab's challenge: keep adding boids while the frame rate stays at or above %.0f fps (Stats)",
+                        largest_.target_fps);
+  }
+}
+
+// One line, always there (empty when there is nothing to say), so a message never moves
+// the controls; the whole text shows on hover.
+void GuiApp::status_line() {
+  const float h = ImGui::GetFrameHeight();
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x;
+  ImGui::Dummy(ImVec2(w, h));
+  rects_.remember("status");
+  if (messages_.text().empty()) return;
+  rects_.remember("message");
+  const bool hovered = ImGui::IsItemHovered();
+  const float close_w = h;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), messages_.is_error() ? IM_COL32(70, 20, 20, 255) : IM_COL32(20, 50, 30, 255), 3);
+  const ImU32 col = messages_.is_error() ? IM_COL32(255, 115, 100, 255) : IM_COL32(150, 230, 150, 255);
+  const ImVec2 text_pos(p0.x + 4, p0.y + (h - ImGui::GetFontSize()) / 2);
+  dl->PushClipRect(p0, ImVec2(p0.x + w - close_w - 2, p0.y + h), true);
+  dl->AddText(text_pos, col, messages_.text().c_str());
+  dl->PopClipRect();
+  if (hovered) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+    ImGui::TextUnformatted(messages_.text().c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+  // The dismiss box sits on the line's right end, over the reserved space.
+  const ImVec2 after = ImGui::GetCursorScreenPos();
+  ImGui::SetCursorScreenPos(ImVec2(p0.x + w - close_w, p0.y));
+  if (ImGui::Button("x##dismiss", ImVec2(close_w, h))) messages_.clear();
+  ImGui::SetCursorScreenPos(after);
+}
+
+void GuiApp::undo() {
+  if (undo_.empty() || !source_->editable()) return;
+  std::string names;
+  for (const ParamDef& d : param_table())
+    if (get_param(undo_.back(), d) != get_param(edit_, d)) names += (names.empty() ? "" : ", ") + std::string(d.name);
+  edit_ = undo_.back();
+  undo_.pop_back();
+  params_changed_ = true;
+  note("undone: " + (names.empty() ? std::string("no change") : names));
+}
+
+void GuiApp::scrolled_controls() {
   if (!source_->live()) {
     ImGui::SetNextItemWidth(150);
     ImGui::SliderInt("steps per frame", &steps_per_frame_, 1, 50, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
@@ -64,9 +146,14 @@ void GuiApp::controls_panel() {
       source_moved_ = false;
     }
     rects_.remember("replay:timeline");
-    if (ImGui::Button("Back to a local flock")) {
+    const bool back = ImGui::Button("Back to a local flock");
+    rects_.remember("button:Back to a local flock");
+    if (back) {
       const Params p = tl->start_params();
       set_source(std::make_unique<LocalSource>(p));
+      preset_name_ = "(the recording's parameters)";
+      reference_ = p;
+      note("a local flock with the recording's parameters");
       return;
     }
   }
@@ -74,14 +161,33 @@ void GuiApp::controls_panel() {
   // Presets.
   if (source_->simulated_here() && ImGui::CollapsingHeader("Presets", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::SetNextItemWidth(200);
-    if (ImGui::BeginCombo("preset", preset_name_.c_str())) {
-      for (const auto& name : preset_names()) {
+    if (preset_descriptions_.empty())  // the bundled presets, read once
+      for (const auto& name : preset_names()) preset_descriptions_.emplace_back(name, preset_description(resolve_preset(name)));
+    if (ImGui::BeginCombo("preset", preset_name_.c_str(), ImGuiComboFlags_HeightLarge)) {
+      for (const auto& [name, description] : preset_descriptions_) {
         if (ImGui::Selectable(name.c_str(), name == preset_name_)) load_preset_file(name);
         rects_.remember("preset:" + name);
+        if (!description.empty()) {
+          if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+            ImGui::TextUnformatted(description.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+          }
+          // The description's first words beside the name, dimmed.
+          ImGui::SameLine(190);
+          const std::string first = description.size() > 60 ? description.substr(0, 57) + "..." : description;
+          ImGui::TextDisabled("%s", first.c_str());
+        }
       }
       ImGui::EndCombo();
     } else {
       rects_.remember("preset:list");
+    }
+    if (ImGui::IsItemHovered()) {
+      for (const auto& [name, description] : preset_descriptions_)
+        if (name == preset_name_ && !description.empty()) ImGui::SetTooltip("%s", description.c_str());
     }
     if (preset_path_.empty()) preset_path_ = (fs::path(export_dir_) / "my-preset.json").string();
     ImGui::SetNextItemWidth(200);
@@ -100,6 +206,9 @@ void GuiApp::controls_panel() {
     }
   }
 
+  if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen) && parameter_panel_.draw(*source_, edit_, reference_, rects_, messages_))
+    params_changed_ = true;
+
   // The board panel may switch sources (connect, disconnect): this frame's panel ends there.
   if (ImGui::CollapsingHeader("Board (serial port)", source_->board() ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
     switch (serial_panel_.draw(*source_, seconds(), rects_)) {
@@ -108,9 +217,6 @@ void GuiApp::controls_panel() {
       case SerialPanel::Action::Disconnect: disconnect_serial(); return;
     }
   }
-
-  if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen) && parameter_panel_.draw(*source_, edit_, rects_, messages_))
-    params_changed_ = true;
 
   if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) {
     const auto b = source_->boids();
@@ -122,8 +228,7 @@ void GuiApp::controls_panel() {
     ImGui::Text("geometry %.2f ms (%.1f ns/boid)  render %.2f ms", times_.geometry,
                 b.n ? times_.geometry * 1e6 / double(b.n) : 0.0, times_.render);
     if (source_->simulated_here()) {
-      ImGui::Checkbox("Largest flock", &largest_.enabled);
-      rects_.remember("largest");
+      ImGui::TextUnformatted("Largest flock (toolbar):");
       ImGui::SameLine();
       ImGui::SetNextItemWidth(90);
       ImGui::InputFloat("target fps", &largest_.target_fps, 0, 0, "%.0f");
@@ -134,19 +239,11 @@ void GuiApp::controls_panel() {
   }
 
   if (ImGui::CollapsingHeader("Record and replay")) {
-    if (source_->recordable()) {
-      if (!recorder_.active()) {
-        if (ImGui::Button("Record")) start_recording(fs::path(export_dir_) / ("recording-" + timestamp() + ".flkrec"));
-      } else {
-        ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.7f, 0.15f, 0.15f, 1));
-        if (ImGui::Button("Stop recording")) stop_recording();
-        ImGui::PopStyleColor();
-        if (recorder_.active()) {
-          ImGui::SameLine();
-          ImGui::Text("%" PRIu64 " frames, %.1f MB", recorder_.frames(), double(recorder_.bytes()) / 1e6);
-        }
-      }
-    }
+    if (recorder_.active())
+      ImGui::Text("recording: %" PRIu64 " frames, %.1f MB to %s", recorder_.frames(), double(recorder_.bytes()) / 1e6,
+                  recorder_.file().filename().c_str());
+    else if (source_->recordable())
+      ImGui::TextDisabled("Record (toolbar) writes into the export folder");
     ImGui::SetNextItemWidth(220);
     input_text("##replayfile", replay_path_);
     ImGui::SameLine();
@@ -156,8 +253,9 @@ void GuiApp::controls_panel() {
   if (ImGui::CollapsingHeader("Export", ImGuiTreeNodeFlags_DefaultOpen)) export_panel();
 }
 
-// The plots' export: which rows (all, the zoomed plot's time range, the run since the last
-// Reset) and which plots, the folder, and the folder opened afterwards.
+// What the toolbar's Export writes: which rows (all, the zoomed plot's time range, the run
+// since the last Reset) and which plots, the folder, and the folder opened afterwards; and
+// the plots cleared by hand or compared with the previous run.
 void GuiApp::export_panel() {
   ImGui::SetNextItemWidth(-1);
   if (input_text("##exportdir", export_dir_)) preset_path_.clear();
@@ -183,8 +281,7 @@ void GuiApp::export_panel() {
     rects_.remember("export:plot");
   }
   ImGui::SameLine();
-  if (ImGui::Button("Export (CSV, SVG, PNG, preset)")) export_all(export_dir_);
-  rects_.remember("button:Export");
+  ImGui::TextDisabled("(the toolbar's Export)");
   if (ImGui::Button("Clear plots")) clear_plots();
   rects_.remember("button:Clear plots");
   if (previous_plots_.diameter.size() > 0) {

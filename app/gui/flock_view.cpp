@@ -25,7 +25,7 @@ void FlockView::fit_camera(const Params& p) {
   cam_x_ = p.width / 2, cam_y_ = p.height / 2;
 }
 
-void FlockView::panel(const BoidSource& s, double fps, double elapsed_s, WidgetRects& rects, const std::string& stale) {
+void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rects) {
   ImGui::Checkbox("fit", &fit_);
   rects.remember("view:fit");
   if (fit_) follow_ = false;
@@ -36,7 +36,7 @@ void FlockView::panel(const BoidSource& s, double fps, double elapsed_s, WidgetR
   ImGui::SameLine();
   ImGui::Checkbox("margins", &show_margins_);
   ImGui::SameLine();
-  ImGui::TextDisabled("   wheel: zoom   drag: pan   F: fit   space: run/pause   R: reset");
+  ImGui::TextDisabled("   wheel: zoom   drag: pan   F: fit   space: run/pause   S: step   R: reset");
 
   const ImVec2 c0 = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -92,20 +92,58 @@ void FlockView::panel(const BoidSource& s, double fps, double elapsed_s, WidgetR
                           ImVec2(c.x - hx * sz * 0.6f + hy * sz * 0.55f, c.y - hy * sz * 0.6f - hx * sz * 0.55f), kPredator);
     if (p.predatorRange > 0) dl->AddCircle(c, float(p.predatorRange) * xf_.scale, IM_COL32(255, 70, 70, 60), 48);
   }
-  // The lab's VGA read-out: boid count, frame rate, elapsed time.
-  char hud[160];
-  std::snprintf(hud, sizeof hud, "boids %zu   fps %.0f   time %.0f s   step %" PRIu64, s.boids().n, fps, elapsed_s, s.step());
-  dl->AddRectFilled(ImVec2(rect_.x0 + 6, rect_.y0 + 6), ImVec2(rect_.x0 + 14 + ImGui::CalcTextSize(hud).x, rect_.y0 + 10 + ImGui::GetFontSize()),
+  // The lab's VGA read-out: boid count, frame rate, step and simulation time t (the plots'
+  // time: steps x dt), then the wall-clock time since the window opened, named as such.
+  char text[200];
+  std::snprintf(text, sizeof text, "boids %zu   fps %.0f   step %" PRIu64 "   t %.4g   |   wall clock %.0f s", s.boids().n, hud.fps,
+                s.step(), s.time(), hud.elapsed_s);
+  const float fh = ImGui::GetFontSize();
+  dl->AddRectFilled(ImVec2(rect_.x0 + 6, rect_.y0 + 6), ImVec2(rect_.x0 + 14 + ImGui::CalcTextSize(text).x, rect_.y0 + 10 + fh),
                     IM_COL32(0, 0, 0, 150), 3);
-  dl->AddText(ImVec2(rect_.x0 + 10, rect_.y0 + 8), IM_COL32(230, 235, 240, 255), hud);
-  if (!stale.empty()) {
-    const ImVec2 ts = ImGui::CalcTextSize(stale.c_str());
+  dl->AddText(ImVec2(rect_.x0 + 10, rect_.y0 + 8), IM_COL32(230, 235, 240, 255), text);
+  if (hud.recording) {  // where the eyes are, not only in the panel
+    std::snprintf(text, sizeof text, "REC  %" PRIu64 " frames", hud.recorded_frames);
+    const float w = ImGui::CalcTextSize(text).x + fh + 16;
+    const WidgetRect badge{rect_.x1 - 6 - w, rect_.y0 + 6, rect_.x1 - 6, rect_.y0 + 10 + fh};
+    dl->AddRectFilled(ImVec2(badge.x0, badge.y0), ImVec2(badge.x1, badge.y1), IM_COL32(90, 10, 10, 210), 3);
+    dl->AddCircleFilled(ImVec2(badge.x0 + 4 + fh / 2, badge.cy()), fh * 0.35f, IM_COL32(255, 50, 50, 255));
+    dl->AddText(ImVec2(badge.x0 + 8 + fh, badge.y0 + 2), IM_COL32(255, 220, 220, 255), text);
+    rects.remember("view:rec", badge);
+  }
+  // Legend: what the colours mean, for the kinds on screen.
+  const BoidPalette pal;
+  struct Entry {
+    Rgba c;
+    const char* what;
+    bool predator;
+  };
+  Entry entries[4];
+  int n = 0;
+  entries[n++] = {pal.plain, "boid", false};
+  if (p.scouts1 > 0) entries[n++] = {pal.scout_right, "scout group 1 (biased right)", false};
+  if (p.scouts2 > 0) entries[n++] = {pal.scout_left, "scout group 2 (biased left)", false};
+  if (!s.predators().empty()) entries[n++] = {{255, 70, 70, 255}, "predator (circle: predatorRange)", true};
+  if (n > 1) {
+    float w = 0;
+    for (int i = 0; i < n; ++i) w = std::max(w, ImGui::CalcTextSize(entries[i].what).x);
+    const float row = fh + 4, x0 = rect_.x0 + 6, y0 = rect_.y1 - 6 - float(n) * row - 4;
+    dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + w + fh + 18, rect_.y1 - 6), IM_COL32(0, 0, 0, 150), 3);
+    for (int i = 0; i < n; ++i) {
+      const float y = y0 + 4 + float(i) * row, cy = y + fh / 2, cx = x0 + 6 + fh / 2, r = entries[i].predator ? fh * 0.45f : fh * 0.3f;
+      dl->AddTriangleFilled(ImVec2(cx + r, cy), ImVec2(cx - r * 0.7f, cy - r * 0.7f), ImVec2(cx - r * 0.7f, cy + r * 0.7f),
+                            IM_COL32(entries[i].c.r, entries[i].c.g, entries[i].c.b, 255));
+      dl->AddText(ImVec2(x0 + 12 + fh, y), IM_COL32(220, 225, 235, 255), entries[i].what);
+    }
+    rects.remember("view:legend", {x0, y0, x0 + w + fh + 18, rect_.y1 - 6});
+  }
+  if (!hud.stale.empty()) {
+    const ImVec2 ts = ImGui::CalcTextSize(hud.stale.c_str());
     const ImVec2 c((rect_.x0 + rect_.x1) / 2, (rect_.y0 + rect_.y1) / 2);
     dl->AddRectFilled(ImVec2(rect_.x0, rect_.y0), ImVec2(rect_.x1, rect_.y1), IM_COL32(10, 10, 14, 120));
     dl->AddRectFilled(ImVec2(c.x - ts.x / 2 - 14, c.y - ts.y / 2 - 10), ImVec2(c.x + ts.x / 2 + 14, c.y + ts.y / 2 + 10),
                       IM_COL32(90, 30, 25, 230), 6);
-    dl->AddText(ImVec2(c.x - ts.x / 2, c.y - ts.y / 2), IM_COL32(255, 225, 210, 255), stale.c_str());
-    rects.set("view:stale", {c.x - ts.x / 2 - 14, c.y - ts.y / 2 - 10, c.x + ts.x / 2 + 14, c.y + ts.y / 2 + 10});
+    dl->AddText(ImVec2(c.x - ts.x / 2, c.y - ts.y / 2), IM_COL32(255, 225, 210, 255), hud.stale.c_str());
+    rects.remember("view:stale", {c.x - ts.x / 2 - 14, c.y - ts.y / 2 - 10, c.x + ts.x / 2 + 14, c.y + ts.y / 2 + 10});
   }
   dl->PopClipRect();
 }

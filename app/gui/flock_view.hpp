@@ -3,6 +3,8 @@
 // camera that fits, follows the centroid, zooms about the cursor and pans.
 #pragma once
 
+#include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -14,14 +16,24 @@ struct SDL_Renderer;
 
 namespace flockscope::gui {
 
+// What the view's read-out shows beside the source's own numbers.
+struct ViewHud {
+  double fps = 0;
+  double elapsed_s = 0;  // wall-clock seconds since the window opened
+  bool recording = false;
+  std::uint64_t recorded_frames = 0;
+  // Laid over the view when not empty (a board's link is down: the flock shown is the last
+  // frame received).
+  std::string stale;
+};
+
 class FlockView {
  public:
   // The view's options and canvas in the current ImGui window: takes this frame's wheel and
-  // drags, sets the transform, and draws the overlays. `fps` and `elapsed_s` go into the
-  // read-out.
-  // `stale`, when not empty, is laid over the view (a board's link is down: what is shown
-  // is the last frame received).
-  void panel(const BoidSource& s, double fps, double elapsed_s, WidgetRects& rects, const std::string& stale = {});
+  // drags, sets the transform, and draws the overlays: the world, margins, centroid and its
+  // trail, predators, the read-out, a REC badge while recording and a colour legend, and
+  // hud.stale over it all when not empty.
+  void panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rects);
   // The boids' triangles and colours for the transform panel() set (no drawing).
   void build_geometry(const BoidSource& s);
   // Draws the world and the boids built by build_geometry() into the canvas.

@@ -77,6 +77,7 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), running_(opt.start_running), 
     if (first_recording->frames() == 0) throw InputError(opt.replay + ": the recording has no frames");
   } else {
     if (!opt.preset.empty()) first_params = load_preset(resolve_preset(opt.preset));
+    reference_ = first_params;
     for (const auto& s : opt.sets)
       if (auto err = apply_assignment(first_params, s)) throw InputError("--set " + s + ": " + *err);
     preset_name_ = opt.preset;
@@ -119,6 +120,7 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), running_(opt.start_running), 
       try {
         const auto j = nlohmann::json::parse(in);
         export_dir_ = j.value("export_folder", export_dir_);
+        export_dir_saved_ = export_dir_;
         serial_panel_.set_port(j.value("serial_port", serial_panel_.port()));
       } catch (const nlohmann::json::exception&) {  // a damaged settings file only loses settings
       }
@@ -165,7 +167,7 @@ GuiApp::~GuiApp() {
 void GuiApp::save_settings() {
   try {
     nlohmann::json j;
-    j["export_folder"] = export_dir_;
+    if (!export_dir_saved_.empty()) j["export_folder"] = export_dir_saved_;  // never a folder that failed
     if (!serial_panel_.port().empty()) j["serial_port"] = serial_panel_.port();  // the port picker offers it next time
     write_text_file(config_dir_ / "settings.json", j.dump(2) + "\n");
   } catch (const std::exception&) {  // settings are a convenience; never fail on them
@@ -176,12 +178,26 @@ void GuiApp::set_source(std::unique_ptr<BoidSource> s) {
   stop_recording();
   source_ = std::move(s);
   edit_ = source_->pending_params();
+  undo_.clear();  // the changes were another source's
   params_revision_ = source_->params_revision();
   plots_.clear();
+  frame_times_.clear();
   view_.source_changed();
+  if (const Timeline* tl = source_->timeline()) {
+    // A replay plots all of its run at once; a playhead follows the frame shown.
+    for (std::size_t i = 0; i < tl->frames(); ++i)
+      frame_times_.push_back(push_point(tl->metrics_at(i), tl->time_at(i), tl->step_at(i)));
+    source_moved_ = true;
+    return;
+  }
   // A live source has nothing to plot until its first frame arrives.
   source_moved_ = !source_->live();
   if (source_moved_) push_plot_point();
+}
+
+double GuiApp::playhead() {
+  const Timeline* tl = source_->timeline();
+  return tl && tl->index() < frame_times_.size() ? frame_times_[tl->index()] : kNaN;
 }
 
 // ---------------------------------------------------------------- events
@@ -206,8 +222,13 @@ void GuiApp::process_events() {
         }
         break;
       }
-      case SDL_KEYDOWN:
-        if (!ImGui::GetIO().WantCaptureKeyboard) {
+      case SDL_KEYDOWN: {
+        const bool ctrl = (e.key.keysym.mod & KMOD_CTRL) != 0;
+        if (ctrl && e.key.keysym.sym == SDLK_q) quit_ = true;
+        if (ctrl && e.key.keysym.sym == SDLK_z && !ImGui::GetIO().WantTextInput) undo_requested_ = true;
+        if (!ImGui::GetIO().WantCaptureKeyboard && !ctrl) {
+          // Esc closes an open list or tooltip first (Dear ImGui's own); only then the window.
+          if (e.key.keysym.sym == SDLK_ESCAPE && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) quit_ = true;
           if (e.key.keysym.sym == SDLK_SPACE) {
             if (source_->live())
               source_->set_paused(!source_->paused());  // a board pauses itself
@@ -219,6 +240,7 @@ void GuiApp::process_events() {
           if (e.key.keysym.sym == SDLK_f) view_.fit();
         }
         break;
+      }
       default: break;
     }
   }
@@ -244,7 +266,7 @@ void GuiApp::update() {
   }
   if (reset_requested_) {
     reset_requested_ = false;
-    if (!plots_.diameter.t().empty()) {
+    if (!plots_.diameter.t().empty() && !source_->timeline()) {
       plots_.time_offset = plots_.diameter.t().back() + std::max(source_->params().dt, 1e-9);
       plots_.resets.push_back(plots_.time_offset);
     }
@@ -257,14 +279,17 @@ void GuiApp::update() {
   int steps = running_ ? steps_per_frame_ : 0;
   if (step_requested_) steps = std::max(steps, 1), step_requested_ = false;
   if (source_->live()) steps = 1;  // a board runs by itself: take what came
-  // Every step is plotted and recorded, not only the one drawn.
+  // Every step is plotted and recorded, not only the one drawn (a replay's run is plotted
+  // already: its points only move the trail).
   const bool record = recorder_.active() && source_->recordable();
+  const bool plot = !source_->timeline();
   int taken = 0;
   if (steps > 0) {
     const auto s0 = Clock::now();
     const bool moved = source_->advance(steps, [&] {
       ++taken;
-      push_plot_point();
+      if (plot) push_plot_point();
+      else view_.push_centroid(source_->metrics().centroid_x, source_->metrics().centroid_y);
       if (record) record_frame();
     });
     if (!moved && source_->ended()) running_ = false;
@@ -282,7 +307,7 @@ void GuiApp::update() {
   for (auto it = children_.begin(); it != children_.end();)
     it = waitpid(pid_t(*it), nullptr, WNOHANG) != 0 ? children_.erase(it) : it + 1;
   note_missing_port(seconds());
-  if (source_moved_ && taken == 0) {  // a reset without a step: its state is a point too
+  if (source_moved_ && taken == 0 && plot) {  // a reset without a step: its state is a point too
     push_plot_point();
     if (record) record_frame();
   }
@@ -303,10 +328,15 @@ void GuiApp::record_frame() {
 
 void GuiApp::push_plot_point() {
   const Metrics& m = source_->metrics();
-  double t = plots_.time_offset + source_->time();
+  push_point(m, source_->time(), source_->step(), source_->has_neighbour_metrics(), source_->metrics_from_state());
+  view_.push_centroid(m.centroid_x, m.centroid_y);
+}
+
+double GuiApp::push_point(const Metrics& m, double time, std::uint64_t step, bool nb, bool from_state) {
+  double t = plots_.time_offset + time;
   if (!plots_.diameter.t().empty() && t < plots_.diameter.t().back()) {
     // Time went back without a reset here (a replayed reset, a seek): keep the axis monotonic.
-    plots_.time_offset = plots_.diameter.t().back() - source_->time();
+    plots_.time_offset = plots_.diameter.t().back() - time;
     plots_.resets.push_back(plots_.diameter.t().back());
     t = plots_.diameter.t().back();
   }
@@ -315,12 +345,11 @@ void GuiApp::push_plot_point() {
   plots_.cy.push(t, m.centroid_y);
   plots_.polarisation.push(t, m.polarisation);
   plots_.speed.push(t, m.mean_speed);
-  plots_.steps.push_back(double(source_->step()));
-  const bool nb = source_->has_neighbour_metrics();
+  plots_.steps.push_back(double(step));
   plots_.nn.push_back(nb ? m.mean_nn_distance : kNaN);
   plots_.clusters.push_back(nb ? double(m.clusters) : kNaN);
-  plots_.mark_source(t, source_->metrics_from_state());
-  view_.push_centroid(m.centroid_x, m.centroid_y);
+  plots_.mark_source(t, from_state);
+  return t;
 }
 
 // ---------------------------------------------------------------- draw
@@ -351,7 +380,17 @@ bool GuiApp::frame() {
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImVec2(side_w, float(wh)));
   ImGui::Begin("flockscope", nullptr, fixed);
+  if (undo_requested_) undo(), undo_requested_ = false;
+  const BoidSource* shown = source_.get();
+  const Params before = edit_;
   controls_panel();
+  // One undo step per change of the user's: a whole drag, a typed value, a preset loaded.
+  if (source_.get() == shown && !(edit_ == before)) {
+    if (!editing_) undo_.push_back(before);
+    if (undo_.size() > 100) undo_.erase(undo_.begin());
+    editing_ = true;
+  }
+  if (!ImGui::IsAnyItemActive()) editing_ = false;
   ImGui::End();
   double ui_ms = ms_since(u0);
 
@@ -363,13 +402,14 @@ bool GuiApp::frame() {
   ImGui::SetNextWindowSize(ImVec2(float(ww) - side_w, float(wh) - plots_h));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 6));
   ImGui::Begin("Flock", nullptr, fixed | ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-  view_.panel(*source_, fps_, seconds(), rects_, stale_view_text());
+  view_.panel(*source_, {fps_, seconds(), recorder_.active(), recorder_.frames(), stale_view_text()}, rects_);
   ImGui::End();
   ImGui::PopStyleVar();
   ImGui::SetNextWindowPos(ImVec2(side_w, float(wh) - plots_h));
   ImGui::SetNextWindowSize(ImVec2(float(ww) - side_w, plots_h));
   ImGui::Begin("Plots", nullptr, fixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-  plots_panel_.draw(plots_, rects_, show_previous_ && previous_plots_.diameter.size() > 0 ? &previous_plots_ : nullptr);
+  plots_panel_.draw(plots_, source_->params(), playhead(), rects_,
+                    show_previous_ && previous_plots_.diameter.size() > 0 ? &previous_plots_ : nullptr);
   ImGui::End();
   ImGui::Render();
   times_.ui = ui_ms + ms_since(u1);
@@ -426,6 +466,7 @@ void GuiApp::load_preset_file(const std::string& name_or_file) {
     const Params p = load_preset(resolve_preset(name_or_file));
     preset_name_ = fs::path(name_or_file).stem().string();
     edit_ = p;
+    reference_ = p;
     source_->set_params(p);
     reset_requested_ = true;  // a preset is a new experiment: its world and seed apply now
     previous_plots_ = std::move(plots_);  // ... its plots start empty; the last run stays one click away
@@ -465,6 +506,7 @@ void GuiApp::export_all(const fs::path& folder) {
     const ExportResult r = export_plot_files(folder, stem, plots_, o);
     last_export_ = r.files;
     exported_to_ = folder.string();
+    export_dir_saved_ = folder.string();
     if (!r.note.empty()) range_note += (range_note.empty() ? "" : "; ") + r.note;
     note("exported " + std::to_string(r.files.size()) + " files to " + folder.string() + (range_note.empty() ? "" : " (" + range_note + ")"));
   } catch (const std::exception& e) {
@@ -525,6 +567,7 @@ std::string GuiApp::stale_view_text() {
 void GuiApp::start_recording(const fs::path& file) {
   try {
     recorder_.start(file, *source_);
+    if (file.has_parent_path()) export_dir_saved_ = file.parent_path().string();
     replay_path_ = file.string();
     note("recording to " + file.string());
   } catch (const std::exception& e) {
@@ -549,6 +592,8 @@ void GuiApp::connect_serial(const std::string& port) {
 void GuiApp::disconnect_serial() {
   const Params p = source_->params();
   set_source(std::make_unique<LocalSource>(p));
+  preset_name_ = "(the board's parameters)";
+  reference_ = p;
   note("disconnected; a local flock with the board's parameters");
 }
 

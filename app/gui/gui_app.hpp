@@ -82,10 +82,15 @@ class GuiApp {
   bool running() const { return running_; }
   void set_running(bool r) { running_ = r; }
   void set_steps_per_frame(int n) { steps_per_frame_ = n; }
+  // The plot time of a replay's current frame (the plots' playhead); NaN for other sources.
+  double playhead();
 
   // The last message shown in the window (errors in red) and whether it is an error.
   const std::string& message() const { return messages_.text(); }
   bool message_is_error() const { return messages_.is_error(); }
+  // What the panel names a flock simulated here by: its preset, or where its parameters came
+  // from (a board, a recording).
+  const std::string& preset_label() const { return preset_name_; }
 
   // Where a named widget was drawn last frame ("param:visualRange", "button:Reset", ...),
   // for tests that click and drag like a user.
@@ -120,10 +125,17 @@ class GuiApp {
 
  private:
   void process_events();
-  void controls_panel();  // controls_panel.cpp
+  // controls_panel.cpp
+  void controls_panel();
+  void toolbar();
+  void status_line();
+  void scrolled_controls();
+  void undo();
   void update();
   void draw();
-  void push_plot_point();
+  void push_plot_point();  // the source's current step
+  // One plot point; returns its plot time.
+  double push_point(const Metrics& m, double time, std::uint64_t step, bool neighbours = true, bool from_state = true);
   void record_frame();
   void note(std::string text, bool error = false) { messages_.note(std::move(text), error); }
   double seconds() const;  // since the window opened
@@ -143,6 +155,10 @@ class GuiApp {
   std::unique_ptr<BoidSource> source_;
   std::string preset_name_;
   Params edit_;               // what the sliders show (the source's pending parameters)
+  Params reference_;          // the last preset loaded (defaults else): a right-click restores it
+  std::vector<Params> undo_;  // edit_ before each of the user's last changes, newest last
+  bool editing_ = false;      // a change is under way (a drag): it makes one undo step
+  bool undo_requested_ = false;
   std::uint64_t params_revision_ = 0;
   bool params_changed_ = false, reset_requested_ = false, step_requested_ = false;
   bool running_ = true;
@@ -158,6 +174,7 @@ class GuiApp {
   PlotData plots_;
   PlotData previous_plots_;     // the run before the last preset loaded ...
   bool show_previous_ = false;  // ... drawn in grey when asked for
+  std::vector<double> frame_times_;  // a replay's plot time of each frame
   PlotsPanel plots_panel_;
   ParameterPanel parameter_panel_;
   SerialPanel serial_panel_;
@@ -179,7 +196,9 @@ class GuiApp {
   std::uint64_t last_change_frame_ = 0;  // a drag's changes make one marker, at its start
   double missing_port_checked_ = -1e9;
   std::string missing_port_noted_;
+  std::string export_dir_saved_;  // the last folder that took a file: settings.json keeps it
   std::string preset_path_;
+  std::vector<std::pair<std::string, std::string>> preset_descriptions_;  // name, description
 
   struct Shot {
     std::filesystem::path file;

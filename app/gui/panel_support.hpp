@@ -20,8 +20,8 @@ class WidgetRects {
  public:
   // Names ImGui's last item.
   void remember(const std::string& name);
-  // Names a rectangle drawn by hand (a legend entry, an overlay).
-  void set(const std::string& name, WidgetRect r) { rects_[name] = r; }
+  // Names a rectangle drawn by hand (an overlay).
+  void remember(const std::string& name, const WidgetRect& r) { rects_[name] = r; }
   std::optional<WidgetRect> find(const std::string& name) const;
   void clear() { rects_.clear(); }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -73,10 +74,12 @@ struct TimeSpan {
 // A time plot: every visible line against t, red vertical markers at `resets` (no line joins
 // the points either side of one), `bands` shaded amber with a legend entry `band_label` (the
 // stretches whose values are a board's own metrics rather than computed from its whole
-// state), and thin grey markers at `changes` (live parameter changes). Times ascending.
+// state), a white line at `playhead` (a replay's current frame; NaN: none), and thin grey
+// markers at `changes` (live parameter changes). Times ascending.
 void time_plot(const char* id, const char* title, const char* x_label, PlotView& view, std::span<PlotLine> lines,
                std::span<const double> resets, ImVec2 size, std::span<const TimeSpan> bands = {},
-               const char* band_label = nullptr, std::span<const double> changes = {});
+               const char* band_label = nullptr, double playhead = std::numeric_limits<double>::quiet_NaN(),
+               std::span<const double> changes = {});
 
 // A path plot: y against x of two series sampled together (the centroid's path), at most
 // `max_points` points (evenly strided), the newest point marked, y growing downwards like

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "parameter_panel.hpp"
 #include "series_colours.hpp"
 
 namespace flockscope::gui {
@@ -31,7 +33,7 @@ void PlotsPanel::fit_all() {
   zoomed_ = -1;
 }
 
-void PlotsPanel::draw(const PlotData& plots, WidgetRects& rects, const PlotData* previous) {
+void PlotsPanel::draw(const PlotData& plots, const Params& p, double playhead, WidgetRects& rects, const PlotData* previous) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float path_w = std::min(avail.y, avail.x * 0.3f);
@@ -57,20 +59,21 @@ void PlotsPanel::draw(const PlotData& plots, WidgetRects& rects, const PlotData*
   // Each plot's rectangle and legend entries, and which one the user zoomed or panned last.
   auto placed = [&](std::size_t i, const char* name) {
     rects.remember(std::string("plot:") + name);
-    for (const auto& l : views_[i].legend) rects.set(std::string("legend:") + name + ":" + l.name, {l.x0, l.y0, l.x1, l.y1});
+    for (const auto& l : views_[i].legend) rects.remember(std::string("legend:") + name + ":" + l.name, {l.x0, l.y0, l.x1, l.y1});
     const PlotView& v = views_[i];
     if (!v.autofit_x && (v.x0 != seen_x_[i].first || v.x1 != seen_x_[i].second)) zoomed_ = int(i);
     seen_x_[i] = {v.x0, v.x1};
   };
-  time_plot("diameter", "Flock diameter (px)", "time", views_[0], d, marks, ImVec2(cell_w, cell_h), bands, band, changes);
+  time_plot("diameter", "Flock diameter (px)", "time", views_[0], d, marks, ImVec2(cell_w, cell_h), bands, band, playhead, changes);
   placed(0, "diameter");
   ImGui::SameLine();
-  time_plot("centroid", "Centroid (px)", "time", views_[1], c, marks, ImVec2(cell_w, cell_h), bands, band, changes);
+  time_plot("centroid", "Centroid (px)", "time", views_[1], c, marks, ImVec2(cell_w, cell_h), bands, band, playhead, changes);
   placed(1, "centroid");
-  time_plot("polarisation", "Polarisation", "time", views_[2], pol, marks, ImVec2(cell_w, cell_h), bands, band, changes);
+  time_plot("polarisation", "Polarisation", "time", views_[2], pol, marks, ImVec2(cell_w, cell_h), bands, band, playhead, changes);
   placed(2, "polarisation");
   ImGui::SameLine();
-  time_plot("speed", "Mean speed (px/frame)", "time", views_[3], sp, marks, ImVec2(cell_w, cell_h), bands, band, changes);
+  const std::string speed_title = std::string("Mean speed (") + speed_unit(p) + ")";
+  time_plot("speed", speed_title.c_str(), "time", views_[3], sp, marks, ImVec2(cell_w, cell_h), bands, band, playhead, changes);
   placed(3, "speed");
   ImGui::EndGroup();
   ImGui::SameLine();

@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "flockscope/core/params.hpp"
 #include "panel_support.hpp"
 #include "export.hpp"
 #include "plot_data.hpp"
@@ -14,9 +15,11 @@ namespace flockscope::gui {
 
 class PlotsPanel {
  public:
-  // Fills the current ImGui window's content region.
-  // `previous`, when given, is drawn in grey behind (the run before the last preset loaded).
-  void draw(const PlotData& plots, WidgetRects& rects, const PlotData* previous = nullptr);
+  // Fills the current ImGui window's content region; `p`: the parameters in force (units);
+  // `playhead`: the plot time of a replay's current frame (NaN: none); `previous`, when
+  // given, is drawn in grey behind (the run before the last preset loaded).
+  void draw(const PlotData& plots, const Params& p, double playhead, WidgetRects& rects,
+            const PlotData* previous = nullptr);
 
   // The lines the user has not hidden (their legend entries).
   ShownSeries shown() const { return {show_d_, show_cx_, show_cy_, show_pol_, show_speed_}; }
