@@ -124,6 +124,7 @@ class Board {
   std::uint32_t streams_ = 0;
   std::uint32_t params_version_ = 0;
   std::uint64_t last_start_ = 0, elapsed_us_ = 0;
+  std::uint64_t reason_at_ = 0;  // the frame start of the last refusal reason logged
   std::uint32_t compute_us_ = 0;
   // The frame whose output is being sent.
   bool out_pending_ = false, tail_pending_ = false;
