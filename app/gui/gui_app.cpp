@@ -28,7 +28,7 @@
 
 #include "export.hpp"
 #include "flockscope/core/io.hpp"
-#include "ports.hpp"
+#include "link/ports.hpp"
 #include "serial_source.hpp"
 
 namespace flockscope::gui {
