@@ -5,6 +5,10 @@
 // through dispatch(), which message_list.hpp generates: a new row without them fails to
 // compile.
 //
+// The writers and parsers look alike on purpose: each spells its message's layout field by
+// field at PROTOCOL.md's offsets, never a struct copy (the wire's byte order and padding are
+// not the compiler's).
+//
 // Every offset below is the one in PROTOCOL.md's layout tables; fields are put and
 // got one by one through le::, never by copying structs.
 #include "flockscope/protocol/codec.hpp"

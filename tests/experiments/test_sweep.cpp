@@ -341,14 +341,21 @@ TEST(SweepFiles, SameSpecSameBytesOnAnyJobCount) {
   EXPECT_EQ(slurp(a / "runs.csv"), text);
 }
 
+namespace {
+// The sweep into `dir`, stopped after `runs` new runs on `jobs` threads.
+SweepOutcome interrupted_sweep(const SweepSpec& s, const fs::path& dir, std::uint64_t runs, int jobs) {
+  SweepOptions stop_early;
+  stop_early.max_new_runs = runs;
+  stop_early.jobs = jobs;
+  return run_sweep(s, dir, stop_early);
+}
+}  // namespace
+
 TEST(SweepFiles, ResumesAnInterruptedSweepWithoutRedoingRuns) {
   const SweepSpec s = small_spec();
   const fs::path whole = fresh_dir("resume_whole"), cut = fresh_dir("resume_cut");
   run_sweep(s, whole);
-  SweepOptions stop_early;
-  stop_early.max_new_runs = 5;
-  stop_early.jobs = 2;
-  const SweepOutcome first = run_sweep(s, cut, stop_early);
+  const SweepOutcome first = interrupted_sweep(s, cut, 5, 2);
   EXPECT_FALSE(first.complete);
   EXPECT_EQ(first.ran, 5u);
   EXPECT_FALSE(fs::exists(cut / "runs.csv"));
@@ -375,10 +382,7 @@ TEST(SweepFiles, AGarbledRowIsDroppedWithAWarningAndRedone) {
   const SweepSpec s = small_spec();
   const fs::path whole = fresh_dir("garbled_whole"), cut = fresh_dir("garbled_cut");
   run_sweep(s, whole);
-  SweepOptions stop_early;
-  stop_early.max_new_runs = 4;
-  stop_early.jobs = 1;
-  run_sweep(s, cut, stop_early);
+  interrupted_sweep(s, cut, 4, 1);
   const std::size_t columns = runs_columns(s).size();
   std::string garbled_combo = "2,x", garbled_cell = "3,1,1," + std::to_string(run_point(s, 3).seed);
   for (std::size_t c = 2; c < columns; ++c) garbled_combo += ",x";
