@@ -32,7 +32,7 @@ echo "== ThreadSanitizer build of the link and window tests"
 # The link's worker thread and the window that takes its queue; the virtual board
 # (flockscope) is built too, as those tests start it.
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOCKSCOPE_TSAN=ON -DFLOCKSCOPE_SANITIZE=OFF -DFLOCKSCOPE_TESTS=ON -DFLOCKSCOPE_BENCH=OFF > /dev/null
-cmake --build build-tsan -j"$jobs" --target flockscope link_unit_tests link_board_tests link_mirror_tests test_gui
+cmake --build build-tsan -j"$jobs" --target flockscope test_link test_link_board test_link_mirror test_gui
 # Not here: the firmware in the emulator (link.emulator: no host threads of ours) and the
 # 2,000-boid 30 fps throughput run, which measures speed that TSan's instrumentation takes
 # away; both run in the release and ASan passes.

@@ -1,5 +1,5 @@
 // The decoder's fuzz oracle, shared by the libFuzzer target (fuzz_decoder.cpp)
-// and the gtest that replays the committed corpus (fuzz_corpus_test.cpp).
+// and the gtest that replays the committed corpus (test_fuzz_corpus.cpp).
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // The messages behind protocol/test_vectors/: the single place they are defined.
-// FLOCKSCOPE_UPDATE_VECTORS=1 ./protocol_tests --gtest_filter='*Vectors*' rewrites
+// FLOCKSCOPE_UPDATE_VECTORS=1 ./test_protocol --gtest_filter='*Vectors*' rewrites
 // the files from here (after a deliberate change: the vectors are a contract with
 // the firmware and app tests); normally the tests check the committed files.
 #pragma once
