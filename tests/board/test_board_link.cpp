@@ -462,7 +462,7 @@ TEST(BoardDraw, PredatorCrossesEraseInBands) {
   fb::BoardFlock flock(storage.buffers);
   flock.reset(store, 1, 0);
   const int at[4][2] = {{100, 240}, {0, 0}, {639, 479}, {320, 238}};  // the last crosses row 240
-  fb::Predator pred[4];
+  fb::BoardPredator pred[4];
   for (int i = 0; i < 4; ++i) {
     pred[i] = {fb::fix(at[i][0]), fb::fix(at[i][1]), fb::fix(1), fb::fix(0)};
     flock.set_predator(std::uint32_t(i), pred[i]);

@@ -40,7 +40,7 @@ char* put_str(char* p, char* end, const char* s) {
   while (*s && p < end) *p++ = *s++;
   return p;
 }
-void erase_predator_crosses(Framebuffer& fb, const Predator* pred, std::uint32_t n, int y0, int y1) {
+void erase_predator_crosses(Framebuffer& fb, const BoardPredator* pred, std::uint32_t n, int y0, int y1) {
   std::uint32_t* words = fb.words();
   for (std::uint32_t i = 0; i < n; ++i) {
     const int x = pred[i].x.raw >> 16, y = pred[i].y.raw >> 16;

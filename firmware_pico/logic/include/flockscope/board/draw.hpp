@@ -85,7 +85,7 @@ void draw_boids_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1);
 void erase_previous_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1);
 // Clears the 7x7 crosses that draw_predators() drew for these predators (the previous
 // frame's, kept by the caller) in the rows [y0, y1) only.
-void erase_predator_crosses(Framebuffer& fb, const Predator* pred, std::uint32_t n, int y0, int y1);
+void erase_predator_crosses(Framebuffer& fb, const BoardPredator* pred, std::uint32_t n, int y0, int y1);
 void draw_status(Framebuffer& fb, std::uint32_t boids, float fps, std::uint32_t elapsed_s);
 
 // Writes v in decimal and then s at p, up to end (not past it; no terminator): the status
