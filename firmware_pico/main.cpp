@@ -1,17 +1,7 @@
 // flockscope on the Raspberry Pi Pico: the fixed-point flock (firmware_pico/logic, shared
 // with the virtual board), shared by both cores, drawn on VGA, streamed over USB CDC.
 //
-// Build switches (CMakeLists.txt makes the four firmware images from them):
-//   FLOCKSCOPE_SINGLE_CORE  everything on core 0 (the one-core emulator image; rp2040js itself
-//                           has one core, emulator/dual_core.mjs adds the second)
-//   FLOCKSCOPE_NO_VGA       no PIO/DMA scan-out (the emulator has no real PIO timing); the
-//                           frame is still drawn into the RAM framebuffer, so the measured
-//                           cycles include drawing
-//   FLOCKSCOPE_MAX_BOIDS    capacity (default 4000: the RAM budget in README.md)
-//   FLOCKSCOPE_SYS_CLOCK_KHZ the system clock (default 125000, the SDK's; 200000 raises the
-//                           core voltage to 1.15 V first, as the RP2040's datasheet asks from
-//                           SDK 2.1 on; USB keeps its own 48 MHz PLL, VGA re-derives its
-//                           dividers from the clock)
+// Build switches: flockscope/board/board_config.hpp.
 //
 // Measurement (emulator/measure.mjs, measure_cycles.sh): the runner patches
 // flockscope_measure_config in the flash image; the firmware then runs that many boids
@@ -20,10 +10,10 @@
 //
 // Sections: memory | USB transport | the two cores | frame loop
 #include <cstdio>
-#include <cstring>
 #include <new>
 
 #include "flockscope/board/board.hpp"
+#include "flockscope/board/board_config.hpp"
 #include "flockscope/board/draw.hpp"
 #include "hardware/clocks.h"
 #include "hardware/structs/systick.h"
@@ -37,22 +27,6 @@
 #include "vga.hpp"
 #endif
 
-#ifndef FLOCKSCOPE_MAX_BOIDS
-#define FLOCKSCOPE_MAX_BOIDS 4000
-#endif
-#ifndef FLOCKSCOPE_SYS_CLOCK_KHZ
-#define FLOCKSCOPE_SYS_CLOCK_KHZ 125000
-#endif
-#if FLOCKSCOPE_SYS_CLOCK_KHZ != 125000 && FLOCKSCOPE_SYS_CLOCK_KHZ != 200000
-#error "FLOCKSCOPE_SYS_CLOCK_KHZ: 125000 or 200000 (the VGA pixel clock is 25 MHz, a whole number of cycles)"
-#endif
-#ifndef FLOCKSCOPE_MAX_CELLS
-// Grid cells (cell start 2 bytes + whole-cell prefix sums 16 bytes each): 1,850 hold the
-// lab's 640 x 480 screen in cells of half the 40 px range (21 px) with 8 cells of margin
-// (clumped flocks fly far off screen); with FLOCKSCOPE_GRID_REACH=3 (14 px cells) one.
-#define FLOCKSCOPE_MAX_CELLS 1850
-#endif
-
 namespace fb = flockscope::board;
 using fb::fix;
 
@@ -63,14 +37,8 @@ fix g_x[kCap], g_y[kCap], g_vx[kCap], g_vy[kCap];
 fb::NearBoid g_near[kCap];
 std::uint16_t g_id[kCap];
 std::uint16_t g_cell_start[FLOCKSCOPE_MAX_CELLS + 1];
-// The cells' prefix sums (whole-cell aggregation), written after the sort: the sort's
-// scratch (ids and cells, 4 bytes a boid) lives in the same memory.
-constexpr std::uint32_t kCellSums = FLOCKSCOPE_MAX_CELLS + 1 > (4 * kCap + 15) / sizeof(fb::CellSum)
-                                        ? FLOCKSCOPE_MAX_CELLS + 1
-                                        : (4 * kCap + 15) / sizeof(fb::CellSum);
-fb::CellSum g_cell_sum[kCellSums];
-std::uint16_t* const g_sid = reinterpret_cast<std::uint16_t*>(g_cell_sum);
-std::uint16_t* const g_cell = g_sid + kCap;
+// The sort's scratch: ids and cells, 4 bytes a boid.
+std::uint16_t g_sid[kCap], g_cell[kCap];
 fix g_bias[fb::kMaxScouts];
 std::uint32_t g_fb[fb::kFbWords];
 alignas(fb::Board) unsigned char g_board_mem[sizeof(fb::Board)];
@@ -136,14 +104,7 @@ void draw_band(int y0, int y1, bool erase) {
     const int s0 = y0, s1 = y1 < 16 ? y1 : 16;  // the status line: rows 0..15
     if (s1 > s0) fbuf.clear(s0, s1 - s0);
   }
-  for (std::uint32_t i = 0; i < g_last_npred; ++i) {
-    const int x = g_last_pred[i].x.raw >> 16, y = g_last_pred[i].y.raw >> 16;
-    auto clear = [&](int xx, int yy) {
-      if (yy >= y0 && yy < y1 && unsigned(xx) < unsigned(fb::kFbWidth) && unsigned(yy) < unsigned(fb::kFbHeight))
-        fbuf.words()[yy * fb::kFbWordsPerRow + (xx >> 5)] &= ~(1u << (xx & 31));
-    };
-    for (int d = -3; d <= 3; ++d) clear(x + d, y), clear(x, y + d), clear(x + d, y + d), clear(x + d, y - d);
-  }
+  fb::erase_predator_crosses(fbuf, g_last_pred, g_last_npred, y0, y1);
   fb::draw_boids_rows(fbuf, f, y0, y1);
 }
 
@@ -197,7 +158,6 @@ void begin_step_all() {
   run_all(kPassCells);
   f.sort_scatter();
   run_all(kPassFinish);
-  f.sort_sums();
 }
 
 void step_flock() {
@@ -263,16 +223,6 @@ std::uint32_t systick_cycles() { return 0u - systick_hw->cvr; }
 
 constexpr std::uint32_t kCyclesPerUs = FLOCKSCOPE_SYS_CLOCK_KHZ / 1000;
 std::uint32_t cycles_since(std::uint64_t t0_us) { return std::uint32_t((time_us_64() - t0_us) * kCyclesPerUs); }
-
-// A decimal number into a buffer (no printf formatting of floats on the board).
-char* put_u32(char* p, std::uint32_t v) {
-  char t[10];
-  int n = 0;
-  do t[n++] = char('0' + v % 10), v /= 10;
-  while (v);
-  while (n) *p++ = t[--n];
-  return p;
-}
 }  // namespace
 
 // ---------------------------------------------------------------- frame loop
@@ -301,8 +251,7 @@ int main() {
   if (measuring) cfg.boids = mcfg.boids < kCap ? mcfg.boids : kCap;  // 0: the lab's spawning
   const fb::FlockBuffers bufs{g_x,    g_y,          g_vx,   g_vy, g_near,
                               g_id,   g_sid,        g_cell, g_cell_start,
-                              g_bias, kCap,         FLOCKSCOPE_MAX_CELLS, fb::kMaxScouts,
-                              g_cell_sum};
+                              g_bias, kCap,         FLOCKSCOPE_MAX_CELLS, fb::kMaxScouts};
   g_board = new (g_board_mem) fb::Board(cfg, bufs);
   SinkTransport sink;
   if (measuring) {
@@ -398,11 +347,15 @@ int main() {
       // count per frame (compute + drawing) for a person watching the app's log. (The
       // emulator measurement reads the per-frame stats.compute_us instead.)
       char line[96];
-      char* p = line;
-      std::memcpy(p, "frame ", 6), p += 6, p = put_u32(p, f.frame());
-      std::memcpy(p, " boids ", 7), p += 7, p = put_u32(p, f.size());
-      std::memcpy(p, " cycles ", 8), p += 8, p = put_u32(p, std::uint32_t(cycles_sum / cycles_frames));
-      std::memcpy(p, " us ", 4), p += 4, p = put_u32(p, std::uint32_t(t1 - t0));
+      char* const end = line + sizeof line - 1;
+      char* p = fb::put_str(line, end, "frame ");
+      p = fb::put_uint(p, end, f.frame());
+      p = fb::put_str(p, end, " boids ");
+      p = fb::put_uint(p, end, f.size());
+      p = fb::put_str(p, end, " cycles ");
+      p = fb::put_uint(p, end, std::uint32_t(cycles_sum / cycles_frames));
+      p = fb::put_str(p, end, " us ");
+      p = fb::put_uint(p, end, std::uint32_t(t1 - t0));
       *p = 0;
       g_board->log(flockscope::protocol::LogLevel::kInfo, line);
       last_log = t1;

@@ -289,206 +289,34 @@ TEST(BoardFlock, FastScanGivesTheSameFlockAsTheGeneralOne) {
   }
 }
 
-// ---- whole-cell aggregation (BoardFlock::make_job): a cell entirely inside the visual
-// range and outside the protected one adds its precomputed totals. It must give the sums
-// of the plain scan (every candidate one by one) bit for bit.
-namespace {
-
-// Every slot's sums, aggregated (a) and plain (b), after both flocks' begin_step(); the
-// flocks must hold the same state. Returns how many neighbours whole cells supplied.
-std::uint64_t expect_same_sums(const fb::BoardFlock& a, const fb::BoardFlock& b) {
-  std::uint64_t whole = 0;
-  for (std::uint32_t k = 0; k < a.size(); ++k) {
-    fb::ScanJob ja, jb;
-    const bool fa = a.scan_sums(k, ja), fbs = b.scan_sums(k, jb);
-    EXPECT_EQ(fa, fbs) << "slot " << k;
-    expect_job_equals(ja, jb, k);
-    if (::testing::Test::HasFatalFailure()) return whole;
-    whole += std::uint64_t(a.whole_count(k));
-    EXPECT_EQ(b.whole_count(k), 0);
-  }
-  return whole;
-}
-
-void expect_same_state(const fb::BoardFlock& a, const fb::BoardFlock& b) {
-  ASSERT_EQ(a.size(), b.size());
-  for (std::uint32_t k = 0; k < a.size(); ++k) {
-    ASSERT_EQ(a.id(k), b.id(k));
-    ASSERT_EQ(a.x(k).raw, b.x(k).raw) << "slot " << k;
-    ASSERT_EQ(a.y(k).raw, b.y(k).raw) << "slot " << k;
-    ASSERT_EQ(a.vx(k).raw, b.vx(k).raw) << "slot " << k;
-    ASSERT_EQ(a.vy(k).raw, b.vy(k).raw) << "slot " << k;
-  }
-}
-
-}  // namespace
-
-// A dense flock (2,000 boids spawned inside the margins, ~70 visible neighbours each),
-// clumped for 150 steps, then 45 more steps comparing every boid's sums and the state
-// after each step; for each stencil radius (cells of half, a third, a quarter range).
-TEST(BoardFlock, AggregatedScanEqualsThePlainScanOnAClumpedFlock) {
-  for (std::uint32_t variant = 0; variant < 6; ++variant) {
-    const std::uint32_t reach = 2 + variant / 2;
-    const bool templates = variant % 2 == 0;
-    fb::HostFlockStorage sa(2000), sb(2000);
-    fb::ParamStore store{fb::BoardLimits{}};
-    fb::BoardFlock a(sa.buffers), b(sb.buffers);
-    a.set_reach(reach);
-    a.set_aggregate(true);
-    a.set_templates(templates);
-    a.set_aggregate_min(reach == 3 ? 100 : 0);  // reach 3: templates for crowded stencils only
-    b.set_reach(reach);
-    b.set_aggregate(false);
-    a.reset(store, 5, 2000);
-    b.reset(store, 5, 2000);
-    if (templates) {
-      EXPECT_GT(a.template_segments(), 0u);
-    }
-    std::printf("reach %u: %u template segments\n", reach, a.template_segments());
-    for (int i = 0; i < 150; ++i) a.step(), b.step();
-    expect_same_state(a, b);
-    std::uint64_t whole = 0, seen = 0;
-    for (int i = 0; i < 45; ++i) {
-      a.begin_step();
-      b.begin_step();
-      whole += expect_same_sums(a, b);
-      if (i == 44)
-        for (std::uint32_t k = 0; k < a.size(); ++k) {
-          fb::ScanJob j;
-          a.scan_sums(k, j);
-          seen += std::uint32_t(j.seen);
-        }
-      a.update(0, a.size()), a.end_step();
-      b.update(0, b.size()), b.end_step();
-      expect_same_state(a, b);
-      if (HasFailure()) return;
-    }
-    std::printf("reach %u, %s: %.1f visible neighbours a boid (last step), %.1f a boid from whole cells (mean)\n",
-                reach, templates ? "templates" : "exact bounds", double(seen) / 2000, double(whole) / 45 / 2000);
-    EXPECT_GT(whole, 0u);
-  }
-}
-
-// Edge cases: boids on an 8 px lattice (so that many pairs sit exactly at the protected
-// range, 8 px, and exactly at the visual range, 40 px, along the axes and on 24-32-40
-// diagonals), a copy of it 2^-16 px up-left (whose pixels, and so cells, are one lower
-// while the Q23.9 snapshot rounds back onto the lattice: the cells' closed bounds), lattice
-// points on cell edges, and blocks next to the clamped cells at the grid's edges (off
-// screen: general scan there, fast scan one cell in). Every boid's sums against all pairs
-// with cornell_classify and against the plain scan, then 40 steps bit-identical.
-TEST(BoardFlock, AggregatedScanIsExactAtRangeAndCellBoundaries) {
-  for (std::uint32_t variant = 0; variant < 6; ++variant) {
-    const std::uint32_t reach = 2 + variant / 2;
-    const bool templates = variant % 2 == 0;
-    std::vector<std::array<double, 4>> boids;
-    auto block = [&](double x0, double y0, int nx, int ny, double shift) {
-      for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) {
-          const double vx = 3.0 + 0.25 * ((i + j) % 7), vy = -1.0 + 0.5 * ((i * 3 + j) % 5);
-          boids.push_back({x0 + 8.0 * i + shift, y0 + 8.0 * j + shift, vx, vy});
-        }
-    };
-    block(160, 120, 24, 18, 0);                 // screen, lattice
-    block(160, 120, 24, 18, -1.0 / 65536);      // the same 2^-16 px up-left
-    block(-190, 200, 16, 6, 0);                 // left of the screen, into the clamped cells
-    block(660, -185, 16, 14, 0);                // above right, past the grid's corner
-    block(640 - 40, 480 - 40, 12, 12, 0);       // bottom right of the screen, overshooting
-    const auto n = std::uint32_t(boids.size());
-    fb::HostFlockStorage sa(n), sb(n);
-    fb::ParamStore store{fb::BoardLimits{}};
-    fb::BoardFlock a(sa.buffers), b(sb.buffers);
-    a.set_reach(reach);
-    a.set_aggregate(true);
-    a.set_templates(templates);
-    a.set_aggregate_min(0);
-    b.set_reach(reach);
-    b.set_aggregate(false);
-    a.reset(store, 3, 0);
-    b.reset(store, 3, 0);
-    a.set_predators_on(false);
-    b.set_predators_on(false);
-    a.set_size(n);
-    b.set_size(n);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const auto& q = boids[i];
-      for (fb::BoardFlock* f : {&a, &b}) f->set_boid(i, fb::fix(q[0]), fb::fix(q[1]), fb::fix(q[2]), fb::fix(q[3]));
-    }
-    // Sums against all pairs on the first frame.
-    a.begin_step();
-    b.begin_step();
-    const fb::NearBoid* near = a.previous();
-    const auto c = snapshot_coeffs();
-    std::uint32_t at_visual = 0, at_protected = 0, fast = 0;
-    for (std::uint32_t k = 0; k < n; ++k) {
-      fb::ScanJob job;
-      fast += a.scan_sums(k, job);
-      for (std::uint32_t j = 0; j < n; ++j) {  // how many pairs sit exactly on a range
-        const std::int32_t dx = near[k].x - near[j].x, dy = near[k].y - near[j].y;
-        const std::int64_t d2 = std::int64_t(dx) * dx + std::int64_t(dy) * dy;
-        at_visual += d2 == c.visual2.raw;
-        at_protected += d2 == c.protected2.raw;
-      }
-      expect_job_equals(job, all_pairs_sums(near, n, k, c), k);
-      if (HasFatalFailure()) return;
-    }
-    EXPECT_GT(at_visual, 1000u);
-    EXPECT_GT(at_protected, 1000u);
-    EXPECT_GT(fast, n / 2);
-    EXPECT_LT(fast, n);
-    std::uint64_t whole = expect_same_sums(a, b);
-    EXPECT_GT(whole, 0u);
-    a.update(0, n), a.end_step();
-    b.update(0, n), b.end_step();
-    expect_same_state(a, b);
-    for (int i = 0; i < 40; ++i) {
-      a.begin_step();
-      b.begin_step();
-      whole += expect_same_sums(a, b);
-      a.update(0, n), a.end_step();
-      b.update(0, n), b.end_step();
-      expect_same_state(a, b);
-      if (HasFailure()) return;
-    }
-    std::printf("reach %u, %s: %u boids, pairs at exactly 40 px %u, at 8 px %u; %.1f neighbours a boid from whole cells\n",
-                reach, templates ? "templates" : "exact bounds", n, at_visual, at_protected, double(whole) / 41 / n);
-  }
-}
-
 // The two-core split of a step (firmware_pico/main.cpp): the sort's per-boid passes in two
 // halves and the update in interleaved 32-slot blocks, each share run in the reverse of
 // the one-core order, against begin_step() + update(0, n): every slot's state and the
-// hash equal after every step, fresh and clumped, with and without whole cells.
+// hash equal after every step, fresh and clumped.
 TEST(BoardFlock, TwoCoreSplitOfTheStepEqualsOneCore) {
-  for (const bool aggregate : {false, true}) {
-    constexpr std::uint32_t n = 2000;
-    fb::HostFlockStorage sa(n), sb(n);
-    fb::ParamStore store{fb::BoardLimits{}};
-    store.force(fb::pid::predators, 1);
-    fb::BoardFlock a(sa.buffers), b(sb.buffers);
-    for (fb::BoardFlock* f : {&a, &b}) {
-      f->set_aggregate(aggregate);
-      f->set_aggregate_min(0);
-      f->reset(store, 5, n);
-    }
-    constexpr std::uint32_t kBlock = 32;
-    for (int step = 0; step < 160; ++step) {
-      a.step();
-      const std::uint32_t half = (n / 2) & ~3u;
-      b.sort_cells(half, n);  // "core 1" first
-      b.sort_cells(0, half);
-      b.sort_scatter();
-      b.sort_finish(half, n);
-      b.sort_finish(0, half);
-      b.sort_sums();
-      for (std::uint32_t core : {1u, 0u})
-        for (std::uint32_t blk = core * kBlock; blk < n; blk += 2 * kBlock) b.update(blk, blk + kBlock);
-      b.end_step();
-      ASSERT_EQ(a.state_hash(), b.state_hash()) << "step " << step << " aggregate " << aggregate;
-      for (std::uint32_t k = 0; k < n; ++k) {
-        ASSERT_EQ(a.id(k), b.id(k)) << k;
-        ASSERT_EQ(a.x(k).raw, b.x(k).raw) << k;
-        ASSERT_EQ(a.vy(k).raw, b.vy(k).raw) << k;
-      }
+  constexpr std::uint32_t n = 2000;
+  fb::HostFlockStorage sa(n), sb(n);
+  fb::ParamStore store{fb::BoardLimits{}};
+  store.force(fb::pid::predators, 1);
+  fb::BoardFlock a(sa.buffers), b(sb.buffers);
+  for (fb::BoardFlock* f : {&a, &b}) f->reset(store, 5, n);
+  constexpr std::uint32_t kBlock = 32;
+  for (int step = 0; step < 160; ++step) {
+    a.step();
+    const std::uint32_t half = (n / 2) & ~3u;
+    b.sort_cells(half, n);  // "core 1" first
+    b.sort_cells(0, half);
+    b.sort_scatter();
+    b.sort_finish(half, n);
+    b.sort_finish(0, half);
+    for (std::uint32_t core : {1u, 0u})
+      for (std::uint32_t blk = core * kBlock; blk < n; blk += 2 * kBlock) b.update(blk, blk + kBlock);
+    b.end_step();
+    ASSERT_EQ(a.state_hash(), b.state_hash()) << "step " << step;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      ASSERT_EQ(a.id(k), b.id(k)) << k;
+      ASSERT_EQ(a.x(k).raw, b.x(k).raw) << k;
+      ASSERT_EQ(a.vy(k).raw, b.vy(k).raw) << k;
     }
   }
 }

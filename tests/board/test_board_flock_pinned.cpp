@@ -2,7 +2,7 @@
 // Q16.16 position and velocity, the scouts' biases, the predators) after 300 steps of
 // 2,000 boids, for parameter sets that cover the update's paths (predators, scouts with
 // dynamic and static bias, dt != 1, speed limits, margins that let boids leave the grid
-// for the clamped edge cells, ranges beyond the fast scan, whole-cell aggregation).
+// for the clamped edge cells, ranges beyond the fast scan, reach 3).
 //
 // The hashes were recorded from the code before the update phase was optimised (32-bit
 // paths for products by weights, squares, quotients and the square root's low bits in
@@ -32,19 +32,16 @@ struct Setting {
   double value;
 };
 
-// 2,000 boids from `seed`, `steps` steps (aggregation with templates in every stencil
-// when `aggregate`); the hash of the final state.
+// 2,000 boids from `seed`, `steps` steps with a stencil of `reach` cells; the hash of the
+// final state.
 template <std::size_t N>
-std::uint64_t run_hash(const Setting (&settings)[N], std::uint64_t seed, bool aggregate = false,
-                       std::uint32_t reach = 2, int steps = 300) {
+std::uint64_t run_hash(const Setting (&settings)[N], std::uint64_t seed, std::uint32_t reach = 2, int steps = 300) {
   constexpr std::uint32_t n = 2000;
   fb::HostFlockStorage storage(n);
   fb::ParamStore store{fb::BoardLimits{}};
   for (const Setting& s : settings) store.force(s.id, s.value);
   fb::BoardFlock flock(storage.buffers);
   flock.set_reach(reach);
-  flock.set_aggregate(aggregate);
-  flock.set_aggregate_min(0);
   // The start state from integer draws only (reset()'s spawn goes through double and the
   // C library's trigonometry, which may differ by a bit between platforms): positions
   // inside the 100 px margins, velocity components in [-6, 6) px/frame.
@@ -107,11 +104,11 @@ TEST(BoardFlockPinned, DriftingIntoTheEdgeCells) {
 TEST(BoardFlockPinned, GeneralScanRanges) {
   const Setting s[] = {{pid::visualRange, 80}, {pid::protectedRange, 90}, {pid::separation, 0},
                        {pid::predators, 16},   {pid::minspeed, 0},        {pid::maxspeed, 7}};
-  EXPECT_EQ(run_hash(s, 9, false, 2, 120), 0x4281324a883e50b1ull);
+  EXPECT_EQ(run_hash(s, 9, 2, 120), 0x4281324a883e50b1ull);
 }
 
-// Whole-cell aggregation with templates (reach 3) and alignment off.
-TEST(BoardFlockPinned, AggregatedCells) {
+// A stencil of reach 3 (finer cells) and alignment off.
+TEST(BoardFlockPinned, ReachThreeNoAlignment) {
   const Setting s[] = {{pid::alignment, 0}, {pid::visualRange, 30}, {pid::protectedRange, 6}};
-  EXPECT_EQ(run_hash(s, 13, true, 3), 0xcc9f13c4a476462cull);
+  EXPECT_EQ(run_hash(s, 13, 3), 0xcc9f13c4a476462cull);
 }

@@ -449,3 +449,38 @@ TEST(BoardDraw, StatusLineAndFlock) {
   EXPECT_TRUE(f.get(101, 201));
   EXPECT_FALSE(f.get(105, 200));
 }
+
+// The firmware erases last frame's predator crosses band by band (one band per core): two
+// bands together clear every pixel draw_predators() set, also for crosses cut by the
+// split row and by the screen's edges, and nothing else.
+TEST(BoardDraw, PredatorCrossesEraseInBands) {
+  std::vector<std::uint32_t> words(fb::kFbWords, 0);
+  fb::Framebuffer f(words.data());
+  fb::HostFlockStorage storage(10);
+  fb::ParamStore store{fb::BoardLimits{}};
+  store.force(fb::pid::predators, 4);
+  fb::BoardFlock flock(storage.buffers);
+  flock.reset(store, 1, 0);
+  const int at[4][2] = {{100, 240}, {0, 0}, {639, 479}, {320, 238}};  // the last crosses row 240
+  fb::BoardPredator pred[4];
+  for (int i = 0; i < 4; ++i) {
+    pred[i] = {fb::fix(at[i][0]), fb::fix(at[i][1]), fb::fix(1), fb::fix(0)};
+    flock.set_predator(std::uint32_t(i), pred[i]);
+  }
+  fb::draw_predators(f, flock);
+  int lit = 0;
+  for (int y = 0; y < fb::kFbHeight; ++y)
+    for (int x = 0; x < fb::kFbWidth; ++x) lit += f.get(x, y);
+  EXPECT_EQ(lit, 25 + 10 + 10 + 25);  // 7x7 crosses of 25 pixels, two cut to 10 by the corners
+  f.set(330, 238);  // a pixel of something else, beside a cross
+  fb::erase_predator_crosses(f, pred, 4, 0, 240);
+  EXPECT_FALSE(f.get(320, 238));
+  EXPECT_TRUE(f.get(320, 240));  // the other band's rows are untouched
+  EXPECT_TRUE(f.get(100, 240));
+  fb::erase_predator_crosses(f, pred, 4, 240, fb::kFbHeight);
+  lit = 0;
+  for (int y = 0; y < fb::kFbHeight; ++y)
+    for (int x = 0; x < fb::kFbWidth; ++x) lit += f.get(x, y);
+  EXPECT_EQ(lit, 1);
+  EXPECT_TRUE(f.get(330, 238));
+}

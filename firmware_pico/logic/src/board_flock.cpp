@@ -91,20 +91,6 @@ void BoardFlock::configure(const ParamStore& p) {
     cs += cs / 4 + 1;
   }
   cell_px_ = cs;
-  // Whole-cell aggregation (make_job): the edges of the columns and rows, in whole pixels.
-  // Column c holds the whole pixels px (pad included) with px * inv_cell_ >> 16 == c, i.e.
-  // from ceil(c * 2^16 / inv_cell_) on; a boid's Q23.9 x is then within
-  // [512 edge_x_[c], 512 edge_x_[c + 1]] (round_q9 may round up onto the next pixel:
-  // closed at both ends).
-  agg_ok_ = cols_ + 1 <= kMaxEdges && rows_ + 1 <= kMaxEdges;
-  if (agg_ok_) {
-    auto edge = [&](std::uint32_t line) {
-      const std::uint32_t first = (line * 65536u + inv_cell_ - 1) / inv_cell_;
-      return std::int16_t(std::int32_t(first) - pad_px_);
-    };
-    for (std::uint32_t i = 0; i <= cols_; ++i) edge_x_[i] = edge(i);
-    for (std::uint32_t i = 0; i <= rows_; ++i) edge_y_[i] = edge(i);
-  }
   // The fast scan (flockscope_scan_neighbours) skips the box test and the self test: it
   // needs 0 < protected2 <= visual2 < 2^30 (ranges below 64 px; the boid itself then counts
   // as protected at offset 0, which adds nothing) and offsets whose squares add up within
@@ -112,7 +98,6 @@ void BoardFlock::configure(const ParamStore& p) {
   // which must stay below 110 px (dy^2 < 2^30 after the first test, dx^2 < 3 * 2^30).
   fast_scan_ = !general_only_ && protected2_ > 0 && protected2_ <= visual2_ && visual2_ < (std::uint64_t(1) << 30) &&
                std::uint64_t(reach_ + 1) * 65536u <= std::uint64_t(109) * inv_cell_;
-  build_templates();
 }
 
 void BoardFlock::spawn_one(std::uint32_t slot, std::uint32_t id) {
@@ -204,7 +189,6 @@ void BoardFlock::begin_step() {
   sort_cells(0, n_);
   sort_scatter();
   sort_finish(0, n_);
-  sort_sums();
 }
 
 // The counting sort of the last state into cell order, in four parts so that two cores can
@@ -226,8 +210,6 @@ void BoardFlock::sort_cells(std::uint32_t begin, std::uint32_t end) {
 
 void BoardFlock::sort_scatter() {
   const std::uint32_t cells = cols_ * rows_;
-  tmpl_always_ = aggregate_on() && templates_ && tmpl_ok_ && agg_min_ == 0;  // make_job's shortcuts
-  plain_only_ = !aggregate_on();
   std::uint16_t* start = buf_.cell_start;
   const std::uint16_t* cell = buf_.cell;
   const std::uint32_t n = n_;
@@ -260,26 +242,6 @@ void BoardFlock::sort_finish(std::uint32_t begin, std::uint32_t end) {
     id[k] = sid[k];
     b = {round_q9(b.x), round_q9(b.y), round_q9(b.vx), round_q9(b.vy)};
   }
-}
-
-void BoardFlock::sort_sums() {
-  // With aggregation: the cells' prefix sums (CellSum) of the snapshot. They may share
-  // memory with the sort's scratch (`cell`, `sid`), which is done with by now.
-  if (!aggregate_on()) return;
-  std::atomic_signal_fence(std::memory_order_seq_cst);  // the scratch's last reads come first
-  const std::uint32_t cells = cols_ * rows_;
-  const std::uint16_t* start = buf_.cell_start;
-  const NearBoid* near = buf_.near;
-  CellSum* csum = buf_.cell_sum;
-  std::uint32_t ax = 0, ay = 0, avx = 0, avy = 0;
-  for (std::uint32_t c = 0, k = 0; c < cells; ++c) {
-    csum[c] = {ax, ay, avx, avy};
-    for (const std::uint32_t e = start[c + 1]; k < e; ++k) {
-      const NearBoid& b = near[k];
-      ax += std::uint32_t(b.x), ay += std::uint32_t(b.y), avx += std::uint32_t(b.vx), avy += std::uint32_t(b.vy);
-    }
-  }
-  csum[cells] = {ax, ay, avx, avy};
 }
 
 // ---- the neighbour scan
@@ -347,182 +309,6 @@ void scan_general(ScanJob& job, const NearBoid* self, std::int32_t range9, std::
 }
 }  // namespace
 
-// Whole-cell aggregation. Each stencil cell is classified against the boid from its
-// closed Q23.9 bounds (edge_x_, edge_y_): with dmin/dmax the least/greatest offset from the
-// boid to any point of the cell per axis,
-//   outside  dxmin^2 + dymin^2 >= visual2: no boid of the cell is visible or protected
-//            (protected2 <= visual2), so it is left out of the runs;
-//   whole    dxmax^2 + dymax^2 < visual2 and dxmin^2 + dymin^2 >= protected2: every boid
-//            of the cell is visible and not protected by cornell_classify's strict tests
-//            (and inside its box, as |dx|, |dy| < range), so the cell adds exactly its
-//            totals: count and sums of x, y, vx, vy (integer sums in wrapping arithmetic,
-//            associative: bit-identical to adding its boids one by one). The boid's own
-//            cell is never whole (dmin = 0 < protected2);
-//   partial  the rest: scanned boid by boid as before.
-// In a row, the outside cells are at the ends (dxmin falls then rises) and the whole ones
-// form at most two intervals (dxmax^2 < c is an interval, dxmin^2 >= c' the complement of
-// one), so a row gives at most three runs of partial cells.
-void BoardFlock::make_aggregated_job(std::uint32_t cx, std::uint32_t cy, ScanJob& job, WholeSums& whole) const {
-  const NearBoid* near = buf_.near;
-  const std::uint16_t* start = buf_.cell_start;
-  const CellSum* csum = buf_.cell_sum;
-  const std::uint32_t reach = reach_, cols = cols_, width = 2 * reach + 1;
-  const std::int32_t X = job.x, Y = job.y;
-  const std::uint32_t vis2 = job.visual2, prot2 = job.protected2;
-  std::uint32_t dxmin2[2 * kMaxReach + 1], dxmax2[2 * kMaxReach + 1];
-  for (std::uint32_t i = 0; i < width; ++i) {
-    const std::uint32_t col = cx - reach + i;
-    const std::int32_t a = X - edge_x_[col] * 512, b = edge_x_[col + 1] * 512 - X;
-    const std::int32_t dmin = a < 0 ? -a : b < 0 ? -b : 0, dmax = a > b ? a : b;
-    dxmin2[i] = std::uint32_t(dmin) * std::uint32_t(dmin);
-    dxmax2[i] = std::uint32_t(dmax) * std::uint32_t(dmax);
-  }
-  std::uint32_t wx = 0, wy = 0, wvx = 0, wvy = 0, wn = 0, runs = 0;
-  for (std::uint32_t r = 0; r < width; ++r) {
-    const std::uint32_t row = cy - reach + r;
-    const std::int32_t a = Y - edge_y_[row] * 512, b = edge_y_[row + 1] * 512 - Y;
-    const std::int32_t dmin = a < 0 ? -a : b < 0 ? -b : 0, dmax = a > b ? a : b;
-    const std::uint32_t dymin2 = std::uint32_t(dmin) * std::uint32_t(dmin);
-    if (dymin2 >= vis2) continue;  // the whole row is outside
-    const std::uint32_t dymax2 = std::uint32_t(dmax) * std::uint32_t(dmax);
-    const std::uint32_t vmin_rem = vis2 - dymin2;                      // outside: dxmin2 >= vmin_rem
-    const std::uint32_t vmax_rem = dymax2 < vis2 ? vis2 - dymax2 : 0;  // whole: dxmax2 < vmax_rem
-    const std::uint32_t prem = dymin2 < prot2 ? prot2 - dymin2 : 0;    //   and dxmin2 >= prem
-    std::uint32_t i = 0, e = width;
-    while (i < e && dxmin2[i] >= vmin_rem) ++i;
-    while (e > i && dxmin2[e - 1] >= vmin_rem) --e;
-    const std::uint32_t base = row * cols + cx - reach;
-    while (i < e) {
-      const bool w = dxmax2[i] < vmax_rem && dxmin2[i] >= prem;
-      std::uint32_t j = i + 1;
-      while (j < e && (dxmax2[j] < vmax_rem && dxmin2[j] >= prem) == w) ++j;
-      const std::uint32_t s0 = start[base + i], s1 = start[base + j];
-      if (s0 != s1) {
-        if (w) {
-          const CellSum &p = csum[base + i], &q = csum[base + j];
-          wx += q.x - p.x, wy += q.y - p.y, wvx += q.vx - p.vx, wvy += q.vy - p.vy;
-          wn += s1 - s0;
-        } else {
-          job.run[2 * runs] = near + s0;
-          job.run[2 * runs + 1] = near + s1;
-          ++runs;
-        }
-      }
-      i = j;
-    }
-  }
-  job.runs = runs;
-  whole = {wx, wy, wvx, wvy, std::int32_t(wn)};
-}
-
-// The templates: for every bin of the boid's position in its cell (a square of 2^shift
-// Q23.9 units), every stencil cell classified as in make_aggregated_job for all positions in
-// the bin at once (the least |dx| over the bin and the cell, the greatest, likewise dy), so
-// that whole and outside hold for each boid of the bin. Needs cells of one width W
-// wherever a fast stencil reaches (columns and rows 1 .. n - 2).
-void BoardFlock::build_templates() {
-  tmpl_ok_ = false;
-  if (!agg_ok_ || !fast_scan_ || cols_ < 3 || rows_ < 3) return;
-  const std::int32_t w = edge_x_[2] - edge_x_[1];
-  for (std::uint32_t c = 1; c + 1 < cols_; ++c)
-    if (edge_x_[c + 1] - edge_x_[c] != w) return;
-  for (std::uint32_t r = 1; r + 1 < rows_; ++r)
-    if (edge_y_[r + 1] - edge_y_[r] != w) return;
-  const std::int64_t cell9 = std::int64_t(w) * 512;  // offsets in the cell: 0 .. cell9
-  std::uint32_t shift = 0;
-  while ((cell9 >> shift) + 1 > std::int64_t(kMaxBins)) ++shift;
-  const auto bins = std::uint32_t(cell9 >> shift) + 1;
-  const std::uint32_t reach = reach_, width = 2 * reach + 1;
-  const auto vis2 = std::int64_t(visual2_), prot2 = std::int64_t(protected2_);
-  // Least and greatest |d| for d in [lo, hi].
-  auto dmin = [](std::int64_t lo, std::int64_t hi) { return lo > 0 ? lo : hi < 0 ? -hi : 0; };
-  auto dmax = [](std::int64_t lo, std::int64_t hi) { return -lo > hi ? -lo : hi; };
-  std::uint32_t used = 0;
-  for (std::uint32_t by = 0; by < bins; ++by)
-    for (std::uint32_t bx = 0; bx < bins; ++bx) {
-      tmpl_start_[by * bins + bx] = std::uint16_t(used);
-      const std::int64_t ulo = std::int64_t(bx) << shift, uhi = std::min((std::int64_t(bx + 1) << shift) - 1, cell9);
-      const std::int64_t vlo = std::int64_t(by) << shift, vhi = std::min((std::int64_t(by + 1) << shift) - 1, cell9);
-      for (std::uint32_t r = 0; r < width; ++r) {
-        // dy = boid - other over the bin and the cell [(r - reach) cell9, (r - reach + 1) cell9].
-        const std::int64_t oy = (std::int64_t(r) - std::int64_t(reach)) * cell9;
-        const std::int64_t ylo = vlo - (oy + cell9), yhi = vhi - oy;
-        const std::int64_t ymin = dmin(ylo, yhi), ymax = dmax(ylo, yhi);
-        std::uint8_t cls[2 * kMaxReach + 1];  // 0 outside, 1 partial, 2 whole
-        for (std::uint32_t i = 0; i < width; ++i) {
-          const std::int64_t ox = (std::int64_t(i) - std::int64_t(reach)) * cell9;
-          const std::int64_t xlo = ulo - (ox + cell9), xhi = uhi - ox;
-          const std::int64_t xmin = dmin(xlo, xhi), xmax = dmax(xlo, xhi);
-          const std::int64_t near2 = xmin * xmin + ymin * ymin, far2 = xmax * xmax + ymax * ymax;
-          cls[i] = near2 >= vis2 ? 0 : far2 < vis2 && near2 >= prot2 ? 2 : 1;
-        }
-        std::uint32_t i = 0, e = width;
-        while (i < e && cls[i] == 0) ++i;
-        while (e > i && cls[e - 1] == 0) --e;
-        while (i < e) {
-          const bool whole = cls[i] == 2;
-          std::uint32_t j = i + 1;
-          while (j < e && (cls[j] == 2) == whole) ++j;
-          const std::uint32_t off = r * cols_ + i;
-          if (used == kTemplatePool || off >= 2048) return;
-          tmpl_seg_[used] = std::uint16_t(off << 5 | (j - i) << 1 | (whole ? 1 : 0));
-          ++used;
-          i = j;
-        }
-      }
-      // Partial segments first, whole ones after (make_template_job's two loops).
-      {
-        std::uint16_t tmp[5 * (2 * kMaxReach + 1)];  // at most 5 segments a row (no allocation)
-        const std::uint32_t first = tmpl_start_[by * bins + bx];
-        std::uint32_t m = 0;
-        for (int pass = 0; pass < 2; ++pass)
-          for (std::uint32_t q = first; q < used; ++q)
-            if ((tmpl_seg_[q] & 1u) == std::uint32_t(pass)) tmp[m++] = tmpl_seg_[q];
-        for (std::uint32_t q = 0; q < m; ++q) tmpl_seg_[first + q] = tmp[q];
-      }
-    }
-  tmpl_start_[bins * bins] = std::uint16_t(used);
-  tmpl_shift_ = shift;
-  tmpl_bins_ = bins;
-  tmpl_ok_ = true;
-}
-
-void BoardFlock::make_template_job(std::uint32_t cx, std::uint32_t cy, ScanJob& job, WholeSums& whole) const {
-  const std::uint16_t* start = buf_.cell_start;
-  // The boid's offset in its cell: 0 .. 512 W (see configure()).
-  const auto u = std::uint32_t(job.x - edge_x_[cx] * 512), v = std::uint32_t(job.y - edge_y_[cy] * 512);
-  const std::uint32_t bin = (v >> tmpl_shift_) * tmpl_bins_ + (u >> tmpl_shift_);
-  const std::uint16_t* seg = tmpl_seg_ + tmpl_start_[bin];
-  const std::uint16_t* const end = tmpl_seg_ + tmpl_start_[bin + 1];
-  const std::uint16_t* const s = start + ((cy - reach_) * cols_ + cx - reach_);  // the stencil's top-left
-  // The partial segments come first (build_templates): runs for the scan.
-  {
-    const NearBoid* near = buf_.near;
-    const NearBoid** run = job.run;
-    for (; seg != end; ++seg) {
-      const std::uint32_t t = *seg;
-      if (t & 1) break;
-      const std::uint16_t* c = s + (t >> 5);
-      const std::uint32_t s0 = c[0], s1 = c[(t >> 1) & 15];
-      if (s0 == s1) continue;
-      run[0] = near + s0;
-      run[1] = near + s1;
-      run += 2;
-    }
-    job.runs = std::uint32_t(run - job.run) / 2;
-  }
-  // Then the whole ones: totals from the prefix sums (an empty one adds zeros).
-  const CellSum* const cs = buf_.cell_sum + (s - start);
-  std::uint32_t wx = 0, wy = 0, wvx = 0, wvy = 0, wn = 0;
-  for (; seg != end; ++seg) {
-    const std::uint32_t t = *seg, a = t >> 5, b = a + ((t >> 1) & 15);
-    const CellSum &p = cs[a], &q = cs[b];
-    wx += q.x - p.x, wy += q.y - p.y, wvx += q.vx - p.vx, wvy += q.vy - p.vy;
-    wn += std::uint32_t(s[b] - s[a]);
-  }
-  whole = {wx, wy, wvx, wvy, std::int32_t(wn)};
-}
-
 namespace {
 // The edge scan: for stencils that reach the clamped outermost cells (whose boids may be
 // anywhere beyond them) when the fast scan's ranges hold (range9 < 2^15, 0 < protected2 <=
@@ -556,7 +342,7 @@ void scan_edge(ScanJob& job, std::int32_t range9) {
 }
 }  // namespace
 
-bool BoardFlock::make_job(std::uint32_t k, ScanJob& job, WholeSums& whole) const {
+bool BoardFlock::make_job(std::uint32_t k, ScanJob& job) const {
   const NearBoid* near = buf_.near;
   job.x = near[k].x;
   job.y = near[k].y;
@@ -564,17 +350,16 @@ bool BoardFlock::make_job(std::uint32_t k, ScanJob& job, WholeSums& whole) const
   job.protected2 = std::uint32_t(protected2_);
   // Slot k's cell (its state is still the previous frame's: update() writes it after the
   // scan).
-  return make_runs(cell_x(buf_.x[k]), cell_y(buf_.y[k]), job, whole);
+  return make_runs(cell_x(buf_.x[k]), cell_y(buf_.y[k]), job);
 }
 
-bool BoardFlock::make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job, WholeSums& whole) const {
+bool BoardFlock::make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job) const {
   const NearBoid* near = buf_.near;
   const std::uint16_t* start = buf_.cell_start;
   const std::uint32_t reach = reach_, cols = cols_, rows = rows_;
   // The fast scan when the stencil stays off the clamped outermost cells.
   const bool fast = fast_scan_ && cx > reach && cx + reach + 1 < cols && cy > reach && cy + reach + 1 < rows;
-  if (fast && plain_only_) {  // the default (whole cells off): the stencil's row runs
-    whole.n = 0;
+  if (fast) {  // all 2 * reach + 1 rows inside the grid: the stencil's row runs
     const std::uint16_t* s = start + ((cy - reach) * cols + cx - reach);
     const std::uint32_t width = 2 * reach + 1;
     for (std::uint32_t r = 0; r < width; ++r, s += cols) {
@@ -582,36 +367,6 @@ bool BoardFlock::make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job, Who
       job.run[2 * r + 1] = near + s[width];
     }
     job.runs = width;
-    return true;
-  }
-  if (fast && tmpl_always_) {  // templates for every fast stencil
-    make_template_job(cx, cy, job, whole);
-    return true;
-  }
-  if (fast && aggregate_on()) {
-    if (!(templates_ && tmpl_ok_)) {
-      make_aggregated_job(cx, cy, job, whole);
-      return true;
-    }
-    if (agg_min_ == 0) {
-      make_template_job(cx, cy, job, whole);
-      return true;
-    }
-  }
-  whole.n = 0;  // (only n: a struct assignment here compiled to a memset call on the M0+)
-  if (fast) {  // all 2 * reach + 1 rows inside the grid
-    const std::uint16_t* s = start + ((cy - reach) * cols + cx - reach);
-    const std::uint32_t width = 2 * reach + 1;
-    std::uint32_t count = 0;
-    for (std::uint32_t r = 0; r < width; ++r, s += cols) {
-      const std::uint32_t s0 = s[0], s1 = s[width];
-      job.run[2 * r] = near + s0;
-      job.run[2 * r + 1] = near + s1;
-      count += s1 - s0;
-    }
-    job.runs = width;
-    // Optionally (set_aggregate_min) whole cells only where the stencil is crowded.
-    if (count >= agg_min_ && aggregate_on() && templates_ && tmpl_ok_) make_template_job(cx, cy, job, whole);
     return true;
   }
   const std::uint32_t x0 = cx > reach ? cx - reach : 0, x1 = cx + reach < cols ? cx + reach : cols - 1;
@@ -629,26 +384,14 @@ bool BoardFlock::make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job, Who
   return false;
 }
 
-namespace {
-void add_whole(ScanJob& job, const WholeSums& w) {
-  if (w.n == 0) return;  // the sums are then zero (and unset)
-  job.sum_x += w.x, job.sum_y += w.y;
-  job.sum_vx = std::int32_t(std::uint32_t(job.sum_vx) + w.vx);
-  job.sum_vy = std::int32_t(std::uint32_t(job.sum_vy) + w.vy);
-  job.seen += w.n;
-}
-}  // namespace
-
 bool BoardFlock::scan_sums(std::uint32_t k, ScanJob& job) const {
-  WholeSums whole;
-  const bool fast = make_job(k, job, whole);
+  const bool fast = make_job(k, job);
   if (fast)
     flockscope_scan_neighbours(&job);
   else if (fast_scan_)
     scan_edge(job, range9_);
   else
     scan_general(job, buf_.near + k, range9_, visual2_, protected2_);
-  add_whole(job, whole);
   return fast;
 }
 
@@ -680,8 +423,7 @@ std::uint32_t BoardFlock::check_scan() const {
   std::uint32_t differ = 0;
   for (std::uint32_t k = 0; k < n_; ++k) {
     ScanJob a, b;
-    WholeSums whole;
-    if (!make_job(k, a, whole)) continue;
+    if (!make_job(k, a)) continue;
     b = a;
     flockscope_scan_neighbours(&a);
     scan_fast_cpp(&b);
@@ -702,16 +444,14 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   const fix vmax_guard(100);
   const fix min2 = c.minspeed * c.minspeed, max2 = c.maxspeed * c.maxspeed;
   ScanJob job;
-  WholeSums whole;
   job.visual2 = std::uint32_t(visual2_);  // as make_job() sets them (no scan writes them)
   job.protected2 = std::uint32_t(protected2_);
   // Slots are in grid order (begin_step): slot k lies in the cell c with start[c] <= k <
   // start[c + 1], the cell make_job() computes from its position. So the cell is found by
   // walking the cells along with k from the first slot's (no per-boid cell_x/cell_y), and
   // the plain fast job, whose runs depend on the cell only (no scan writes them), is built
-  // once per cell (make_runs), not once per boid. Every other kind of job depends on the
-  // boid (template bins, whole sums) or has its sums accumulated (the general scan): made
-  // afresh for each.
+  // once per cell (make_runs), not once per boid. The general and edge scans accumulate
+  // into the job's sums: their jobs are made afresh for each boid.
   const std::uint16_t* start = buf_.cell_start;
   const std::uint32_t cols = cols_;
   std::uint32_t cx = 0, cy = 0;
@@ -731,8 +471,8 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
       reuse = false;
     }
     if (!reuse) {
-      fast = make_runs(cx, cy, job, whole);
-      reuse = fast && plain_only_;
+      fast = make_runs(cx, cy, job);
+      reuse = fast;
     }
     const std::uint32_t t0 = clock ? clock() : 0;
     if (fast)
@@ -742,7 +482,6 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
     else
       scan_general(job, near + k, range9_, visual2_, protected2_);
     if (clock) scan_cycles += (clock() - t0) & 0xFFFFFFu;
-    add_whole(job, whole);
     const std::int32_t seen = job.seen;
     // Relative sums (Q23.9): sum of (other - self) = sum of others - seen * self, in
     // wrapping arithmetic (exact: the true value is small).

@@ -23,6 +23,8 @@ const Glyph* glyph(char c) {
   return nullptr;
 }
 
+}  // namespace
+
 char* put_uint(char* p, char* end, std::uint32_t v) {
   char tmp[10];
   int n = 0;
@@ -38,7 +40,17 @@ char* put_str(char* p, char* end, const char* s) {
   while (*s && p < end) *p++ = *s++;
   return p;
 }
-}  // namespace
+void erase_predator_crosses(Framebuffer& fb, const BoardPredator* pred, std::uint32_t n, int y0, int y1) {
+  std::uint32_t* words = fb.words();
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const int x = pred[i].x.raw >> 16, y = pred[i].y.raw >> 16;
+    auto clear = [&](int xx, int yy) {
+      if (yy >= y0 && yy < y1 && unsigned(xx) < unsigned(kFbWidth) && unsigned(yy) < unsigned(kFbHeight))
+        words[yy * kFbWordsPerRow + (xx >> 5)] &= ~(1u << (xx & 31));
+    };
+    for (int d = -3; d <= 3; ++d) clear(x + d, y), clear(x, y + d), clear(x + d, y + d), clear(x + d, y - d);
+  }
+}
 
 void Framebuffer::clear(int first_row, int rows) {
   std::uint32_t* p = w_ + first_row * kFbWordsPerRow;

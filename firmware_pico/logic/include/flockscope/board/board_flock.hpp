@@ -15,28 +15,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "flockscope/board/board_config.hpp"
 #include "flockscope/board/board_params.hpp"
 #include "flockscope/board/fixed.hpp"
 #include "flockscope/core/rng.hpp"
 #include "flockscope/core/rules.hpp"
 
-// Build-time defaults of the grid (measurement variants): the stencil radius in cells and
-// whole-cell aggregation on or off (BoardFlock::set_reach, set_aggregate). Measured in the
-// emulator (firmware_pico/README.md), reach 2 without aggregation is the fastest at the
-// lab's densities: a whole-cell template costs about what it saves, and reach 3's finer
-// cells leave room for only one cell of margin, so clumped flocks off screen crowd the
-// clamped cells.
-#ifndef FLOCKSCOPE_GRID_REACH
-#define FLOCKSCOPE_GRID_REACH 2
-#endif
-#ifndef FLOCKSCOPE_AGGREGATE
-#define FLOCKSCOPE_AGGREGATE 0
-#endif
-// Whole cells only for stencils holding at least this many boids (a template costs about
-// 1,000 cycles; it saves ~7 cycles a stencil boid in the emulator's measurements).
-#ifndef FLOCKSCOPE_AGGREGATE_MIN
-#define FLOCKSCOPE_AGGREGATE_MIN 150
-#endif
 
 namespace flockscope::board {
 
@@ -49,36 +33,25 @@ struct NearBoid {
   std::int32_t x, y, vx, vy;
 };
 
-// Per cell of the grid: the sums over every slot before the cell's first one (prefix sums
-// in grid order, wrapping uint32, Q23.9): the totals of a run of whole cells a..b-1 are
-// sums[b] - sums[a], exact modulo 2^32 like the scan's own sums (see BoardFlock::make_job).
-struct CellSum {
-  std::uint32_t x, y, vx, vy;
-};
-
 struct FlockBuffers {
   fix *x, *y, *vx, *vy;      // state (Q16.16), in grid order from begin_step() on
   NearBoid* near;            // the previous frame in grid order, Q23.9 (see NearBoid)
   std::uint16_t* id;         // stable boid ids (spawn order)
-  std::uint16_t *sid, *cell; // capacity entries each, the sort's scratch only: they may
-                             // share memory with cell_sum (written after the sort)
+  std::uint16_t *sid, *cell; // capacity entries each, the sort's scratch only
   std::uint16_t* cell_start; // max_cells + 1 entries
   fix* bias;                 // per scout id, bias_capacity entries
   std::uint32_t capacity, max_cells, bias_capacity;
-  CellSum* cell_sum = nullptr;  // max_cells + 1 entries, or none: no whole-cell aggregation
 };
-// Bytes of FlockBuffers per boid of capacity (the RAM budget in the README; sid and cell
-// counted, though the firmware keeps them inside cell_sum).
+// Bytes of FlockBuffers per boid of capacity (the RAM budget in the README).
 inline constexpr std::size_t kBytesPerBoid = 4 * sizeof(fix) + sizeof(NearBoid) + 3 * sizeof(std::uint16_t);
 
 // The neighbour sums of one boid, filled by flockscope_scan_neighbours(): the boid's own
 // Q23.9 position and the squared ranges in, the sums out (Q23.9, wrapping where noted),
 // and the slot ranges (row runs of the grid stencil) to scan. Plain data with fixed offsets:
 // the RP2040 build scans with a Thumb-1 routine (scan_m0.S) that reads this layout.
-// Up to 2 * kMaxReach + 1 stencil rows, each split into at most three runs of partial cells
-// around the whole cells (make_job).
+// One run per stencil row, up to 2 * kMaxReach + 1 (make_job).
 inline constexpr std::uint32_t kMaxReach = 4;
-inline constexpr std::uint32_t kMaxRuns = 3 * (2 * kMaxReach + 1);
+inline constexpr std::uint32_t kMaxRuns = 2 * kMaxReach + 1;
 struct ScanJob {
   std::int32_t x, y;            // 0, 4: the boid (Q23.9)
   std::uint32_t visual2;        // 8: visualRange^2 in 2^-18 px^2 (the Q23.9 range squared)
@@ -98,14 +71,6 @@ struct ScanJob {
 // protected sums) and every offset in the runs is below 110 px (d2 fits 32 bits), see
 // BoardFlock::configure().
 extern "C" void flockscope_scan_neighbours(ScanJob* job);
-
-// What make_job found in whole cells (every point of the cell strictly inside the visual
-// range and at or beyond the protected range): their totals, added to the scan's sums
-// (x, y, vx, vy are set only when n > 0).
-struct WholeSums {
-  std::uint32_t x, y, vx, vy;
-  std::int32_t n;
-};
 
 // A predator in fixed point (core's Predator is the float engine's).
 struct BoardPredator {
@@ -132,15 +97,14 @@ class BoardFlock {
   // Grows (new boids continue the spawn sequence) or shrinks (highest ids go) the flock.
   void set_count(std::uint32_t n);
 
-  // begin_step() = sort_cells(0, size()); sort_scatter(); sort_finish(0, size());
-  // sort_sums(). Two cores share it by splitting the two per-boid passes into disjoint
-  // ranges (any split, any order within a pass: the same bits); sort_scatter() and
-  // sort_sums() run on one core, each pass after the previous one has ended everywhere.
+  // begin_step() = sort_cells(0, size()); sort_scatter(); sort_finish(0, size()). Two cores
+  // share it by splitting the two per-boid passes into disjoint ranges (any split, any
+  // order within a pass: the same bits); sort_scatter() runs on one core, each pass after
+  // the previous one has ended everywhere.
   void begin_step();
   void sort_cells(std::uint32_t begin, std::uint32_t end);   // each boid's cell
   void sort_scatter();                                       // counting sort into `near`
   void sort_finish(std::uint32_t begin, std::uint32_t end);  // state back, Q23.9 snapshot
-  void sort_sums();                                          // whole cells' prefix sums
   void update(std::uint32_t begin, std::uint32_t end);  // slots of the sorted previous frame
   void end_step();
   void step() {
@@ -192,29 +156,10 @@ class BoardFlock {
   // After begin_step(): slot k's neighbour sums as update() will use them (tests: the grid
   // against all pairs). Returns whether the fast scan made them.
   bool scan_sums(std::uint32_t k, ScanJob& job) const;
-  // After begin_step(): how many of slot k's visible neighbours whole cells contribute
-  // (tests and measurement: how much the aggregation takes over).
-  std::int32_t whole_count(std::uint32_t k) const {
-    ScanJob job;
-    WholeSums whole;
-    make_job(k, job, whole);
-    return whole.n;
-  }
   // Tests: every boid takes the general scan (the fast one must give the same flock).
   void set_general_scan_only(bool on) { general_only_ = on; }
-  // Whole-cell aggregation on (needs the buffers' cell sums) or off (every candidate of
-  // the stencil scanned one by one; the default, FLOCKSCOPE_AGGREGATE). Same sums.
-  void set_aggregate(bool on) { aggregate_ = on; }
-  // Tests: with aggregation, classify the cells per boid (exact bounds) instead of taking
-  // the precomputed per-position-bin templates (conservative bounds). Same sums.
-  void set_templates(bool on) { templates_ = on; }
-  // Templates only when the stencil holds at least this many boids (default
-  // FLOCKSCOPE_AGGREGATE_MIN; 0: always). Same sums either way.
-  void set_aggregate_min(std::uint32_t n) { agg_min_ = n; }
-  // How many template segments configure() made (0: no templates).
-  std::uint32_t template_segments() const { return tmpl_ok_ ? tmpl_start_[tmpl_bins_ * tmpl_bins_] : 0; }
   // The stencil radius in cells (2..kMaxReach; cells about range / reach wide), taken at the
-  // next configure()/reset(). Finer cells make more of a dense neighbourhood whole cells.
+  // next configure()/reset().
   void set_reach(std::uint32_t r) { reach_pref_ = r < 2 ? 2 : r > kMaxReach ? kMaxReach : r; }
 
   // Centroid over all boids; diameter, polarisation and mean speed over an even sample of
@@ -228,15 +173,10 @@ class BoardFlock {
   void spawn_one(std::uint32_t slot, std::uint32_t id);
   // Slot k's scan job (position, ranges, the stencil's row runs); true if the fast scan's
   // conditions hold for it.
-  bool make_job(std::uint32_t k, ScanJob& job, WholeSums& whole) const;
+  bool make_job(std::uint32_t k, ScanJob& job) const;
   // make_job() after the boid's own fields (x, y, the squared ranges): the runs of the
-  // stencil about cell (cx, cy), and the whole-cell sums.
-  bool make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job, WholeSums& whole) const;
-  // The fast job with whole cells aggregated (make_job's fast branch when aggregate_on()).
-  void make_aggregated_job(std::uint32_t cx, std::uint32_t cy, ScanJob& job, WholeSums& whole) const;
-  void make_template_job(std::uint32_t cx, std::uint32_t cy, ScanJob& job, WholeSums& whole) const;
-  void build_templates();
-  bool aggregate_on() const { return aggregate_ && agg_ok_ && buf_.cell_sum != nullptr; }
+  // stencil about cell (cx, cy).
+  bool make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job) const;
 
   FlockBuffers buf_;
   std::uint32_t n_ = 0;
@@ -264,27 +204,6 @@ class BoardFlock {
   std::uint32_t n_pred_ = 0;
   bool predators_on_ = true;
   bool general_only_ = false;
-  bool aggregate_ = FLOCKSCOPE_AGGREGATE != 0;
-  bool agg_ok_ = false;  // the cell edges fit edge_x_/edge_y_ (configure())
-  // Left/top edge of each column/row in whole pixels: a boid of column c has
-  // 512 * edge_x_[c] <= x9 <= 512 * edge_x_[c + 1] (closed: round_q9 may round up onto the
-  // next pixel). Interior cells only.
-  static constexpr std::uint32_t kMaxEdges = 128;
-  std::int16_t edge_x_[kMaxEdges] = {}, edge_y_[kMaxEdges] = {};
-  // Templates (build_templates()): the boid's offset in its cell (Q23.9, 0..512 cell) >>
-  // tmpl_shift_ picks one of tmpl_bins_^2 bins; each bin's segments were classified for
-  // every position in the bin (conservative: still exact). A segment is a run of cells in
-  // one stencil row: (first cell as an offset from the stencil's top-left cell) << 5 |
-  // cells << 1 | whole.
-  static constexpr std::uint32_t kMaxBins = 9, kTemplatePool = 1536;
-  bool templates_ = true;
-  std::uint32_t agg_min_ = FLOCKSCOPE_AGGREGATE_MIN;
-  bool tmpl_always_ = false;  // set by begin_step()
-  bool plain_only_ = true;    // set by begin_step()
-  bool tmpl_ok_ = false;
-  std::uint32_t tmpl_shift_ = 0, tmpl_bins_ = 0;
-  std::uint16_t tmpl_start_[kMaxBins * kMaxBins + 1] = {};
-  std::uint16_t tmpl_seg_[kTemplatePool] = {};
   std::uint32_t (*clock_)() = nullptr;
   std::uint32_t scan_cycles_ = 0;
 };

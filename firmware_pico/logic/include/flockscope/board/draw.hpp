@@ -83,7 +83,15 @@ void draw_boids_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1);
 // Clears the dots of the previous frame (BoardFlock::previous(), the snapshot the
 // firmware drew last frame) in the rows [y0, y1) only.
 void erase_previous_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1);
+// Clears the 7x7 crosses that draw_predators() drew for these predators (the previous
+// frame's, kept by the caller) in the rows [y0, y1) only.
+void erase_predator_crosses(Framebuffer& fb, const BoardPredator* pred, std::uint32_t n, int y0, int y1);
 void draw_status(Framebuffer& fb, std::uint32_t boids, float fps, std::uint32_t elapsed_s);
+
+// Writes v in decimal and then s at p, up to end (not past it; no terminator): the status
+// line's and the firmware log's numbers without printf (no libc formatting on the board).
+char* put_uint(char* p, char* end, std::uint32_t v);
+char* put_str(char* p, char* end, const char* s);
 
 // Formats "N <boids> FPS <fps> T <s>" without printf (no libc formatting on the board).
 std::size_t format_status(char* out, std::size_t cap, std::uint32_t boids, float fps, std::uint32_t elapsed_s);
