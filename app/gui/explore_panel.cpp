@@ -219,8 +219,10 @@ std::optional<RunPoint> ExplorePanel::map() {
 
   ImGui::Text("Explore: %s, %llu repeats of %llu steps each", s.preset.c_str(), static_cast<unsigned long long>(s.reps),
               static_cast<unsigned long long>(s.steps));
-  ImGui::SameLine();
-  if (busy()) ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "   the local flock is paused while the map runs");
+  if (busy()) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "   the local flock is paused while the map runs");
+  }
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();
   avail.x = std::max(avail.x, 64.0f), avail.y = std::max(avail.y, 64.0f);
@@ -231,7 +233,7 @@ std::optional<RunPoint> ExplorePanel::map() {
   dl->AddRectFilled(p0, ImVec2(p0.x + avail.x, p0.y + avail.y), IM_COL32(20, 23, 31, 255));
 
   // Plot area: room for the value labels on the left and below, the colour key on the right.
-  const float left = 70, bottom = 40, right = 90, top = 10;
+  const float left = 70, bottom = 40, right = 90, top = 14;
   const ImVec2 a0(p0.x + left, p0.y + top), a1(p0.x + avail.x - right, p0.y + avail.y - bottom);
   const float aw = std::max(a1.x - a0.x, 8.0f), ah = std::max(a1.y - a0.y, 8.0f);
 
@@ -264,7 +266,7 @@ std::optional<RunPoint> ExplorePanel::map() {
     const std::size_t ystep = std::max<std::size_t>(1, std::size_t(std::ceil(16.0f / ch)));
     for (std::size_t iy = 0; iy < ny; iy += ystep)
       dl->AddText(ImVec2(p0.x + 4, a1.y - (float(iy) + 0.5f) * ch - 7), IM_COL32(200, 205, 215, 255), s.axes[1].labels[iy].c_str());
-    dl->AddText(ImVec2(p0.x + 4, p0.y + avail.y - 18), IM_COL32(230, 235, 240, 255), ("y: " + s.axes[1].key).c_str());
+    dl->AddText(ImVec2(p0.x + 4, p0.y - 2), IM_COL32(230, 235, 240, 255), ("y: " + s.axes[1].key).c_str());
     // Colour key.
     for (int k = 0; k < 64; ++k) {
       const float y0 = a1.y - ah * float(k + 1) / 64, y1 = a1.y - ah * float(k) / 64;
