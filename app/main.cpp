@@ -16,6 +16,7 @@ void add_sweep_merge_command(CLI::App& app, int& exit_code);
 void add_consensus_command(CLI::App& app, int& exit_code);
 void add_plot_command(CLI::App& app, int& exit_code);
 void add_replay_command(CLI::App& app, int& exit_code);
+void add_params_command(CLI::App& app, int& exit_code);
 struct GuiArgs;
 std::shared_ptr<GuiArgs> add_gui_options(CLI::App& app);
 int run_gui_command(GuiArgs& args);
@@ -36,6 +37,7 @@ int run_command_line(int argc, char** argv) {
   flockscope::cli::add_consensus_command(app, exit_code);
   flockscope::cli::add_plot_command(app, exit_code);
   flockscope::cli::add_replay_command(app, exit_code);
+  flockscope::cli::add_params_command(app, exit_code);
   auto gui_args = flockscope::cli::add_gui_options(app);  // no subcommand: the window
   app.require_subcommand(0, 1);
   try {

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "flockscope/core/io.hpp"
-#include "gui_app.hpp"
+#include "plot_data.hpp"
 
 namespace flockscope::gui {
 

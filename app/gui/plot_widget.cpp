@@ -171,7 +171,8 @@ void draw_axes(const Frame& f, const PlotView& v, const char* x_label, bool flip
 
 // ---------------------------------------------------------------- time_plot
 void time_plot(const char* id, const char* title, const char* x_label, PlotView& v, std::span<PlotLine> lines,
-               std::span<const double> markers, ImVec2 size, std::span<const TimeSpan> bands, const char* band_label) {
+               std::span<const double> markers, ImVec2 size, std::span<const TimeSpan> bands, const char* band_label,
+               double playhead) {
   ImGui::PushID(id);
   Frame f = begin_plot("##plot", title, v, size, false);
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -213,6 +214,8 @@ void time_plot(const char* id, const char* title, const char* x_label, PlotView&
   }
   for (double m : markers)
     if (m >= v.x0 && m <= v.x1) dl->AddLine(ImVec2(sx(m), f.p0.y), ImVec2(sx(m), f.p1.y), kMarker, 1.5f);
+  if (playhead >= v.x0 && playhead <= v.x1)
+    dl->AddLine(ImVec2(sx(playhead), f.p0.y), ImVec2(sx(playhead), f.p1.y), IM_COL32(240, 240, 240, 200), 1.5f);
   static thread_local std::vector<ImVec2> pts;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (!*lines[i].visible || cols[i].empty()) continue;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -66,10 +67,11 @@ struct TimeSpan {
 
 // A time plot: every visible line against t, vertical markers at `markers` (reset times),
 // and `bands` shaded amber with a legend entry `band_label` (the stretches whose values are a
-// board's own metrics rather than computed from its whole state).
+// board's own metrics rather than computed from its whole state); a white line at
+// `playhead` (a replay's current frame; NaN: none).
 void time_plot(const char* id, const char* title, const char* x_label, PlotView& view, std::span<PlotLine> lines,
                std::span<const double> markers, ImVec2 size, std::span<const TimeSpan> bands = {},
-               const char* band_label = nullptr);
+               const char* band_label = nullptr, double playhead = std::numeric_limits<double>::quiet_NaN());
 
 // A path plot: y against x of two series sampled together (the centroid's path), at most
 // `max_points` points (evenly strided), the newest point marked, y growing downwards like

@@ -35,7 +35,7 @@ struct TableRow {
 };
 constexpr ParamType kind_Real = ParamType::kReal, kind_Int = ParamType::kInt, kind_Bool = ParamType::kBool,
                     kind_Choice = ParamType::kChoice;
-#define FSL_ROW(id, name, kind, def, min, max, smin, smax, unit, apply, help) \
+#define FSL_ROW(id, name, kind, def, min, max, ...) \
   {id, #name, kind_##kind, double(min), double(max)},
 constexpr TableRow kTable[] = {FLOCKSCOPE_PARAM_LIST(FSL_ROW)};
 #undef FSL_ROW

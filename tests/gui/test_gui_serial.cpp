@@ -23,6 +23,7 @@
 #include "wire_params.hpp"
 #include "gui_app.hpp"
 #include "mouse_events.hpp"
+#include "serial_source.hpp"
 
 namespace fs = std::filesystem;
 using namespace flockscope;

@@ -24,7 +24,7 @@ struct ParamInfo {
 };
 
 namespace detail {
-#define FLOCKSCOPE_BOARD_ROW(id, name, kind, def, min, max, smin, smax, unit, apply, help) \
+#define FLOCKSCOPE_BOARD_ROW(id, name, kind, def, min, max, smin, smax, unit, apply, ...) \
   ParamInfo{id, #name, Kind::kind, double(def), double(min), double(max), Apply_##apply},
 inline constexpr bool Apply_Live = false;
 inline constexpr bool Apply_Reset = true;
