@@ -315,7 +315,11 @@ std::optional<RunPoint> ExplorePanel::map() {
     const ComboSummary* found = nullptr;
     for (const auto& c : combos_)
       if (c.combination == *under) found = &c;
-    const RunPoint pt = session_->point(*under);
+    // A cell holds its repeats side by side: where the click falls across it picks one.
+    const Box& b = boxes_[std::size_t(*under)];
+    const double across = b.x1 > b.x0 ? (mouse.x - b.x0) / (b.x1 - b.x0) : 0.0;
+    const auto rep = std::min<std::uint64_t>(s.reps - 1, std::uint64_t(std::max(0.0, across) * double(s.reps)));
+    const RunPoint pt = session_->point(*under, rep);
     ImGui::BeginTooltip();
     for (std::size_t a = 0; a < s.axes.size(); ++a)
       ImGui::Text("%s = %s", s.axes[a].key.c_str(), s.axes[a].labels[pt.value_index[a]].c_str());
@@ -327,7 +331,8 @@ std::optional<RunPoint> ExplorePanel::map() {
     } else {
       ImGui::TextDisabled("not run yet");
     }
-    ImGui::TextDisabled("click: open the flock of repeat 1 (seed %u)", pt.seed);
+    ImGui::TextDisabled("click here: open the flock of repeat %llu of %llu (seed %u)", static_cast<unsigned long long>(rep + 1),
+                        static_cast<unsigned long long>(s.reps), pt.seed);
     ImGui::EndTooltip();
     if (clicked) {
       show_map_ = false;

@@ -25,7 +25,7 @@ class ExplorePanel {
   // parameters and seed), `preset` its name, `folder` where Export writes.
   void controls(const Params& base, const std::string& preset, const std::string& folder);
   // The map, filling the current ImGui window's free space. Returns the run to open when a
-  // cell was clicked.
+  // cell was clicked: the repeat under the cursor (a cell's repeats lie side by side).
   std::optional<RunPoint> map();
 
   // Starts a map (replacing any other) and shows it. Throws InputError.

@@ -114,7 +114,8 @@ TEST(Explore, ClickedCellIsTheFlockOfFlockscopeRun) {
   const std::uint64_t cell = 4;  // visualRange=60, centeringfactor=0.0002 (the first axis is outer)
   const auto box = app.explore().cell_box(cell);
   ASSERT_TRUE(box);
-  const float x = (box->x0 + box->x1) / 2, y = (box->y0 + box->y1) / 2;
+  // The right half of the cell: its second repeat (a cell's repeats lie side by side).
+  const float x = box->x0 + (box->x1 - box->x0) * 0.75f, y = (box->y0 + box->y1) / 2;
   push_mouse(SDL_MOUSEMOTION, x, y);
   app.frame();
   push_mouse(SDL_MOUSEBUTTONDOWN, x, y);
@@ -122,7 +123,8 @@ TEST(Explore, ClickedCellIsTheFlockOfFlockscopeRun) {
   push_mouse(SDL_MOUSEBUTTONUP, x, y);
   app.frame();
   ASSERT_FALSE(app.explore().showing_map());
-  const RunPoint pt = s.point(cell);
+  const RunPoint pt = s.point(cell, 1);
+  ASSERT_NE(pt.seed, s.point(cell, 0).seed);
   EXPECT_EQ(app.source().params().seed, std::int64_t(pt.seed));
   app.set_running(false);
   auto* local = dynamic_cast<LocalSource*>(&app.source());
