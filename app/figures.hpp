@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "flockscope/core/run.hpp"
-#include "flockscope/core/sweep.hpp"
+#include "flockscope/experiments/sweep.hpp"
 #include "flockscope/plot/plot.hpp"
 
 namespace flockscope::cli {
@@ -25,14 +25,14 @@ std::vector<std::filesystem::path> write_run_plots(const std::filesystem::path& 
 struct SweepView {
   std::string key, label;
 };
-std::vector<SweepView> sweep_views(SweepKind kind);
+std::vector<SweepView> sweep_views(experiments::SweepKind kind);
 // One combination's mean of a measure and its spread band: mean +- sd, or for shares
 // (formed, p_right) the Wilson 95% interval.
-void sweep_value(const SweepSpec& s, const ComboSummary& c, const std::string& key, double& mean, double& lo, double& hi);
+void sweep_value(const experiments::SweepSpec& s, const experiments::ComboSummary& c, const std::string& key, double& mean, double& lo, double& hi);
 // The summary figures of one measure: against the first axis, one line per combination of
 // the others (with bands when there are at most three); and for two axes the heatmap.
-plot::LinePlot sweep_line_plot(const SweepSpec& s, const std::vector<ComboSummary>& combos, const SweepView& view);
-plot::Heatmap sweep_heatmap(const SweepSpec& s, const std::vector<ComboSummary>& combos, const SweepView& view);
+plot::LinePlot sweep_line_plot(const experiments::SweepSpec& s, const std::vector<experiments::ComboSummary>& combos, const SweepView& view);
+plot::Heatmap sweep_heatmap(const experiments::SweepSpec& s, const std::vector<experiments::ComboSummary>& combos, const SweepView& view);
 
 // DIR/plots/<metric>[-lines|-heatmap].svg/png for a finished sweep. Returns the stems
 // written and a note when the grid's shape has no plot (no swept key, too many series).
@@ -40,7 +40,7 @@ struct SweepPlots {
   std::vector<std::filesystem::path> stems;
   std::string note;
 };
-SweepPlots write_sweep_plots(const std::filesystem::path& dir, const SweepSpec& s,
-                             const std::vector<ComboSummary>& combos, plot::Size size);
+SweepPlots write_sweep_plots(const std::filesystem::path& dir, const experiments::SweepSpec& s,
+                             const std::vector<experiments::ComboSummary>& combos, plot::Size size);
 
 }  // namespace flockscope::cli

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "flockscope/core/run.hpp"
-#include "sweep_mpi.hpp"
+#include "flockscope/experiments/mpi.hpp"
 
 namespace flockscope::cli {
 void add_run_command(CLI::App& app, int& exit_code);
@@ -59,6 +59,6 @@ int run_command_line(int argc, char** argv) {
 // Under mpirun / srun, ranks other than 0 serve rank 0's sweep and never read the command
 // line (so a bad flag is reported once, by rank 0).
 int main(int argc, char** argv) {
-  if (const auto worker_exit = flockscope::cli::mpi::enter(argc, argv)) return *worker_exit;
-  return flockscope::cli::mpi::leave(run_command_line(argc, argv));
+  if (const auto worker_exit = flockscope::experiments::mpi::enter(argc, argv)) return *worker_exit;
+  return flockscope::experiments::mpi::leave(run_command_line(argc, argv));
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cinttypes>
 
+#include "export.hpp"
 #include "flockscope/core/io.hpp"
 #include "gui_app.hpp"
 
@@ -74,7 +75,9 @@ void GuiApp::toolbar() {
   }
   if (ImGui::Button("Export plots")) export_all(export_dir_);
   rects_.remember("button:Export");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("CSV, SVG and PNG of every plot into %s", export_dir_.c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("CSV, SVG and PNG of the plots and the parameters as a preset into %s (which rows and plots: Export, below)",
+                      export_dir_.c_str());
   if (source_->simulated_here()) {
     ImGui::SameLine();
     ImGui::Checkbox("Largest flock", &largest_.enabled);
@@ -163,6 +166,7 @@ void GuiApp::scrolled_controls() {
     if (ImGui::BeginCombo("preset", preset_name_.c_str(), ImGuiComboFlags_HeightLarge)) {
       for (const auto& [name, description] : preset_descriptions_) {
         if (ImGui::Selectable(name.c_str(), name == preset_name_)) load_preset_file(name);
+        rects_.remember("preset:" + name);
         if (!description.empty()) {
           if (ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
@@ -178,6 +182,8 @@ void GuiApp::scrolled_controls() {
         }
       }
       ImGui::EndCombo();
+    } else {
+      rects_.remember("preset:list");
     }
     if (ImGui::IsItemHovered()) {
       for (const auto& [name, description] : preset_descriptions_)
@@ -247,12 +253,52 @@ void GuiApp::scrolled_controls() {
     if (ImGui::Button("Open replay")) open_replay(replay_path_);
   }
 
-  if (ImGui::CollapsingHeader("Export", ImGuiTreeNodeFlags_DefaultOpen)) {
-    ImGui::SetNextItemWidth(-1);
-    if (input_text("##exportdir", export_dir_)) preset_path_.clear();
-    rects_.remember("export:folder");
-    if (ImGui::Button("Screenshot of the flock view")) request_screenshot(fs::path(export_dir_) / ("flock-" + timestamp() + ".png"), true);
+  if (ImGui::CollapsingHeader("Export", ImGuiTreeNodeFlags_DefaultOpen)) export_panel();
+}
+
+// What the toolbar's Export writes: which rows (all, the zoomed plot's time range, the run
+// since the last Reset) and which plots, the folder, and the folder opened afterwards; and
+// the plots cleared by hand or compared with the previous run.
+void GuiApp::export_panel() {
+  ImGui::SetNextItemWidth(-1);
+  if (input_text("##exportdir", export_dir_)) preset_path_.clear();
+  rects_.remember("export:folder");
+  ImGui::RadioButton("everything", &export_rows_, 0);
+  rects_.remember("export:everything");
+  ImGui::SameLine();
+  ImGui::RadioButton("visible range", &export_rows_, 1);
+  rects_.remember("export:visible");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the time range of the plot last zoomed or panned; hidden lines are left out");
+  ImGui::SameLine();
+  ImGui::RadioButton("since Reset", &export_rows_, 2);
+  rects_.remember("export:since-reset");
+  ImGui::SetNextItemWidth(150);
+  const char* plot_names[] = {"all plots", kExportPlots[0], kExportPlots[1], kExportPlots[2], kExportPlots[3], kExportPlots[4]};
+  if (ImGui::BeginCombo("##exportplot", plot_names[export_plot_])) {
+    for (int i = 0; i < IM_ARRAYSIZE(plot_names); ++i) {
+      if (ImGui::Selectable(plot_names[i], i == export_plot_)) export_plot_ = i;
+      rects_.remember(std::string("export:plot:") + plot_names[i]);
+    }
+    ImGui::EndCombo();
+  } else {
+    rects_.remember("export:plot");
   }
+  ImGui::SameLine();
+  ImGui::TextDisabled("(the toolbar's Export)");
+  if (ImGui::Button("Clear plots")) clear_plots();
+  rects_.remember("button:Clear plots");
+  if (previous_plots_.diameter.size() > 0) {
+    ImGui::SameLine();
+    ImGui::Checkbox("previous run", &show_previous_);
+    rects_.remember("plots:previous");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the plots of the run before the last preset, in grey behind this one");
+  }
+  if (!exported_to_.empty()) {
+    ImGui::SameLine();
+    if (ImGui::Button("Open folder")) open_folder(exported_to_);
+    rects_.remember("button:Open folder");
+  }
+  if (ImGui::Button("Screenshot of the flock view")) request_screenshot(fs::path(export_dir_) / ("flock-" + timestamp() + ".png"), true);
 }
 
 }  // namespace flockscope::gui

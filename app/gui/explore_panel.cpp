@@ -42,7 +42,7 @@ CellValue cell_value(const SweepSpec& s, const ComboSummary& c, const std::strin
   const auto& names = summary_metrics(s.kind);
   const auto k = std::size_t(std::find(names.begin(), names.end(), key) - names.begin());
   if (k >= c.metrics.size()) return v;
-  const Stats& st = c.metrics[k];
+  const SampleStats& st = c.metrics[k];
   v.mean = st.mean, v.n = st.n;
   if (key == "formed") {
     const Proportion p = proportion(std::size_t(std::llround(st.mean * double(st.n))), st.n);

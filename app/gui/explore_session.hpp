@@ -17,9 +17,12 @@
 #include <thread>
 #include <vector>
 
-#include "flockscope/core/sweep.hpp"
+#include "flockscope/experiments/sweep.hpp"
 
 namespace flockscope::gui {
+
+// The map is a sweep: its plan, rows and statistics are the experiments library's.
+using namespace flockscope::experiments;
 
 class ExploreSession {
  public:

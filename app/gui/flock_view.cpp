@@ -136,6 +136,15 @@ void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rect
     }
     rects.remember("view:legend", {x0, y0, x0 + w + fh + 18, rect_.y1 - 6});
   }
+  if (!hud.stale.empty()) {
+    const ImVec2 ts = ImGui::CalcTextSize(hud.stale.c_str());
+    const ImVec2 c((rect_.x0 + rect_.x1) / 2, (rect_.y0 + rect_.y1) / 2);
+    dl->AddRectFilled(ImVec2(rect_.x0, rect_.y0), ImVec2(rect_.x1, rect_.y1), IM_COL32(10, 10, 14, 120));
+    dl->AddRectFilled(ImVec2(c.x - ts.x / 2 - 14, c.y - ts.y / 2 - 10), ImVec2(c.x + ts.x / 2 + 14, c.y + ts.y / 2 + 10),
+                      IM_COL32(90, 30, 25, 230), 6);
+    dl->AddText(ImVec2(c.x - ts.x / 2, c.y - ts.y / 2), IM_COL32(255, 225, 210, 255), hud.stale.c_str());
+    rects.remember("view:stale", {c.x - ts.x / 2 - 14, c.y - ts.y / 2 - 10, c.x + ts.x / 2 + 14, c.y + ts.y / 2 + 10});
+  }
   dl->PopClipRect();
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -21,13 +22,17 @@ struct ViewHud {
   double elapsed_s = 0;  // wall-clock seconds since the window opened
   bool recording = false;
   std::uint64_t recorded_frames = 0;
+  // Laid over the view when not empty (a board's link is down: the flock shown is the last
+  // frame received).
+  std::string stale;
 };
 
 class FlockView {
  public:
   // The view's options and canvas in the current ImGui window: takes this frame's wheel and
   // drags, sets the transform, and draws the overlays: the world, margins, centroid and its
-  // trail, predators, the read-out, a REC badge while recording and a colour legend.
+  // trail, predators, the read-out, a REC badge while recording and a colour legend, and
+  // hud.stale over it all when not empty.
   void panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rects);
   // The boids' triangles and colours for the transform panel() set (no drawing).
   void build_geometry(const BoidSource& s);

@@ -17,11 +17,19 @@
 #include <limits>
 #include <stdexcept>
 
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <tuple>
+
 #include <nlohmann/json.hpp>
 
 #include "export.hpp"
 #include "figures.hpp"
 #include "flockscope/core/io.hpp"
+#include "link/ports.hpp"
 #include "serial_source.hpp"
 
 namespace flockscope::gui {
@@ -246,6 +254,13 @@ void GuiApp::update() {
   times_.steps = 0;
   source_moved_ = false;
   if (params_changed_ && source_->editable()) {
+    // A live change is marked on the plots (one marker for a drag's run of changes).
+    bool live_change = false;
+    for (const ParamDef& d : param_table())
+      if (d.apply == Apply::Live && get_param(edit_, d) != get_param(source_->pending_params(), d)) live_change = true;
+    if (live_change && frame_count_ != last_change_frame_ + 1 && !plots_.diameter.t().empty())
+      plots_.param_changes.push_back(plots_.diameter.t().back());
+    if (live_change) last_change_frame_ = frame_count_;
     source_->set_params(edit_);  // live parameters act from this frame's steps on
     params_changed_ = false;
     recorder_.params(source_->params());
@@ -289,7 +304,11 @@ void GuiApp::update() {
     // The source changed its parameters (a board's set read back, a change rejected).
     params_revision_ = source_->params_revision();
     edit_ = source_->pending_params();
+    parameter_panel_.keep_uncommitted(edit_);
   }
+  for (auto it = children_.begin(); it != children_.end();)
+    it = waitpid(pid_t(*it), nullptr, WNOHANG) != 0 ? children_.erase(it) : it + 1;
+  note_missing_port(seconds());
   if (source_moved_ && taken == 0 && plot) {  // a reset without a step: its state is a point too
     push_plot_point();
     if (record) record_frame();
@@ -393,14 +412,15 @@ bool GuiApp::frame() {
       rects_.remember("button:Back to the map");
       ImGui::SameLine();
     }
-    view_.panel(*source_, {fps_, seconds(), recorder_.active(), recorder_.frames()}, rects_);
+    view_.panel(*source_, {fps_, seconds(), recorder_.active(), recorder_.frames(), stale_view_text()}, rects_);
   }
   ImGui::End();
   ImGui::PopStyleVar();
   ImGui::SetNextWindowPos(ImVec2(side_w, float(wh) - plots_h));
   ImGui::SetNextWindowSize(ImVec2(float(ww) - side_w, plots_h));
   ImGui::Begin("Plots", nullptr, fixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-  plots_panel_.draw(plots_, source_->params(), playhead(), rects_);
+  plots_panel_.draw(plots_, source_->params(), playhead(), rects_,
+                    show_previous_ && previous_plots_.diameter.size() > 0 ? &previous_plots_ : nullptr);
   ImGui::End();
   ImGui::Render();
   times_.ui = ui_ms + ms_since(u1);
@@ -460,6 +480,8 @@ void GuiApp::load_preset_file(const std::string& name_or_file) {
     reference_ = p;
     source_->set_params(p);
     reset_requested_ = true;  // a preset is a new experiment: its world and seed apply now
+    previous_plots_ = std::move(plots_);  // ... its plots start empty; the last run stays one click away
+    clear_plots();
     note("preset loaded: " + name_or_file);
   } catch (const std::exception& e) {
     note(std::string("cannot load the preset: ") + e.what(), true);
@@ -471,10 +493,33 @@ void GuiApp::export_all(const fs::path& folder) {
     std::error_code ec;
     fs::create_directories(folder, ec);
     if (ec) throw InputError(folder.string() + ": cannot create the folder (" + ec.message() + ")");
-    const std::string stamp = timestamp();
-    const ExportResult r = export_plot_files(folder, "flockscope-" + stamp, plots_);
+    ExportOptions o;
+    o.shown = plots_panel_.shown();
+    std::string range_note;
+    if (export_rows_ == 1) {
+      if (const auto range = plots_panel_.zoomed_range())
+        std::tie(o.first, o.last) = rows_in(plots_, range->first, range->second);
+      else
+        range_note = "no plot zoomed: every row";
+    } else if (export_rows_ == 2) {
+      std::tie(o.first, o.last) = rows_since_reset(plots_);
+    }
+    if (export_plot_ > 0) o.only = kExportPlots[export_plot_ - 1];
+    const Params& p = source_->params();
+    std::string who = source_->simulated_here() ? preset_name_ : source_->board() ? "board" : fs::path(source_->origin()).stem().string();
+    if (who.empty()) who = "custom";
+    o.who = who + ", seed " + std::to_string(p.seed) + ", N = " + std::to_string(source_->boids().n);
+    o.params = p;
+    o.description = "exported from the flockscope window (" + o.who + ", at step " + std::to_string(source_->step()) + ")";
+    // Two exports in one second do not overwrite each other: the second gets "-2".
+    std::string stem = "flockscope-" + timestamp();
+    for (int k = 2; fs::exists(folder / (stem + ".csv")); ++k) stem = "flockscope-" + timestamp() + "-" + std::to_string(k);
+    const ExportResult r = export_plot_files(folder, stem, plots_, o);
+    last_export_ = r.files;
+    exported_to_ = folder.string();
     export_dir_saved_ = folder.string();
-    note("exported " + std::to_string(r.files.size()) + " files to " + folder.string() + (r.note.empty() ? "" : " (" + r.note + ")"));
+    if (!r.note.empty()) range_note += (range_note.empty() ? "" : "; ") + r.note;
+    note("exported " + std::to_string(r.files.size()) + " files to " + folder.string() + (range_note.empty() ? "" : " (" + range_note + ")"));
   } catch (const std::exception& e) {
     note(std::string("export failed: ") + e.what(), true);
   }
@@ -485,6 +530,56 @@ void GuiApp::open_explore_run(const RunPoint& pt) {
   preset_name_ = "map cell, seed " + std::to_string(pt.seed);
   running_ = true;
   note("opened the map's run " + std::to_string(pt.id) + " (seed " + std::to_string(pt.seed) + ")");
+}
+
+void GuiApp::clear_plots() {
+  plots_.clear();
+  view_.clear_trail();
+  plots_panel_.fit_all();
+}
+
+// xdg-open in its own process (reaped in update()); a missing xdg-open is a message.
+void GuiApp::open_folder(const std::string& dir) {
+  const char* argv[] = {"xdg-open", dir.c_str(), nullptr};
+  pid_t pid = 0;
+  const int err = posix_spawnp(&pid, "xdg-open", nullptr, nullptr, const_cast<char* const*>(argv), environ);
+  if (err != 0)
+    note("cannot open " + dir + ": xdg-open: " + std::strerror(err) + " (the files are there)", true);
+  else
+    children_.push_back(int(pid));
+}
+
+// A board's port path that does not exist: said once (an error, with the ports there are),
+// while the link keeps trying it; checked every second.
+void GuiApp::note_missing_port(double now) {
+  BoardControls* board = source_->board();
+  if (!board || source_->accepts_commands() || now - missing_port_checked_ < 1) return;
+  missing_port_checked_ = now;
+  std::error_code ec;
+  if (fs::exists(board->port(), ec)) {
+    missing_port_noted_.clear();
+    return;
+  }
+  if (missing_port_noted_ == board->port()) return;
+  missing_port_noted_ = board->port();
+  std::string found;
+  for (const auto& p : link::list_ports()) found += (found.empty() ? "" : ", ") + p.path;
+  note(board->port() + ": no such port; " + (found.empty() ? "no serial ports found" : "ports found: " + found) +
+           " (still trying " + board->port() + ")",
+       true);
+}
+
+// What lies over the flock view while a board's link is not up (empty: nothing).
+std::string GuiApp::stale_view_text() {
+  BoardControls* board = source_->board();
+  if (!board) return {};
+  const link::LinkStatus st = board->link_status();
+  if (st.state == link::LinkState::kConnected) return {};
+  const char* what = st.state == link::LinkState::kReconnecting      ? "link lost: reconnecting"
+                     : st.state == link::LinkState::kVersionMismatch ? "the board speaks another protocol version"
+                                                                     : link::to_string(st.state);
+  return std::string(what) + " (" + board->port() + ")\n" +
+         (source_->boids().n > 0 ? "the flock shown is the last frame received" : "no frame received yet");
 }
 
 void GuiApp::start_recording(const fs::path& file) {

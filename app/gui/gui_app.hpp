@@ -83,6 +83,7 @@ class GuiApp {
   BoidSource& source() { return *source_; }
   void set_source(std::unique_ptr<BoidSource> s);
   PlotData& plots() { return plots_; }
+  const PlotData& previous_plots() const { return previous_plots_; }
   const FrameTimes& times() const { return times_; }
   bool running() const { return running_; }
   void set_running(bool r) { running_ = r; }
@@ -106,8 +107,16 @@ class GuiApp {
   ViewTransform view_transform() const { return view_.transform(); }
 
   // Actions the panels offer, callable directly (tests, the command line).
+  // A preset is a new experiment: its world and seed apply now and the plots start empty.
   void load_preset_file(const std::string& name_or_file);
+  // Exports with the Export section's choices (rows, plots); the files written are in
+  // last_export().
   void export_all(const std::filesystem::path& folder);
+  const std::vector<std::filesystem::path>& last_export() const { return last_export_; }
+  // Empties the plots (the flock goes on; its next step is the first point).
+  void clear_plots();
+  // A plot's view (0 diameter, 1 centroid, 2 polarisation, 3 speed, 4 path) as drawn last frame.
+  const PlotView& plot_view(std::size_t i) const { return plots_panel_.view(i); }
   void start_recording(const std::filesystem::path& file);
   void stop_recording();
   void open_replay(const std::filesystem::path& file);
@@ -143,6 +152,10 @@ class GuiApp {
   void note(std::string text, bool error = false) { messages_.note(std::move(text), error); }
   double seconds() const;  // since the window opened
   void save_settings();
+  void export_panel();  // controls_panel.cpp
+  void open_folder(const std::string& dir);
+  void note_missing_port(double now);
+  std::string stale_view_text();
 
   GuiOptions opt_;
   SDL_Window* window_ = nullptr;
@@ -171,6 +184,8 @@ class GuiApp {
 
   FlockView view_;
   PlotData plots_;
+  PlotData previous_plots_;     // the run before the last preset loaded ...
+  bool show_previous_ = false;  // ... drawn in grey when asked for
   std::vector<double> frame_times_;  // a replay's plot time of each frame
   PlotsPanel plots_panel_;
   ParameterPanel parameter_panel_;
@@ -185,6 +200,14 @@ class GuiApp {
   SourceRecorder recorder_;
   std::string replay_path_;  // the replay field: the last recording made or opened
   std::string export_dir_;
+  int export_rows_ = 0;      // 0 everything, 1 the visible range, 2 since the last Reset
+  int export_plot_ = 0;      // 0 all plots, else kExportPlots[export_plot_ - 1]
+  std::vector<std::filesystem::path> last_export_;
+  std::string exported_to_;    // the folder "Open folder" opens
+  std::vector<int> children_;  // xdg-open processes not yet reaped
+  std::uint64_t last_change_frame_ = 0;  // a drag's changes make one marker, at its start
+  double missing_port_checked_ = -1e9;
+  std::string missing_port_noted_;
   std::string export_dir_saved_;  // the last folder that took a file: settings.json keeps it
   std::string preset_path_;
   std::vector<std::pair<std::string, std::string>> preset_descriptions_;  // name, description

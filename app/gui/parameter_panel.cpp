@@ -86,6 +86,11 @@ bool ParameterPanel::draw(const BoidSource& s, Params& edit, const Params& refer
   return any_change;
 }
 
+void ParameterPanel::keep_uncommitted(Params& edit) const {
+  if (!uncommitted_) return;
+  if (const ParamDef* d = find_param(uncommitted_->first)) (void)set_param(edit, *d, uncommitted_->second);
+}
+
 // One parameter's widget, its colours and tooltip, and its name.
 bool ParameterPanel::row(const ParamDef& d, const BoidSource& s, Params& edit, const Params& reference, WidgetRects& rects,
                          Messages& messages) {
@@ -161,6 +166,8 @@ bool ParameterPanel::row(const ParamDef& d, const BoidSource& s, Params& edit, c
       break;
     }
   }
+  const bool commit_only = s.live() && (d.kind == ParamKind::Int || d.kind == ParamKind::Real);
+  const bool let_go = commit_only && ImGui::IsItemDeactivated();
   ImGui::PopStyleColor(styled);
   rects.remember("param:" + name);
   // Fine drag: with Shift (or Alt) held the slider follows the mouse's movement at a tenth of
@@ -179,7 +186,8 @@ bool ParameterPanel::row(const ParamDef& d, const BoidSource& s, Params& edit, c
   }
   // Right-click: back to the preset's value.
   const double ref = get_param(reference, d);
-  if (ImGui::IsItemClicked(ImGuiMouseButton_Right) && ref != before) v = ref, changed = true;
+  const bool restored = ImGui::IsItemClicked(ImGuiMouseButton_Right) && ref != before;  // a click: committed at once
+  if (restored) v = ref, changed = true;
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
@@ -212,8 +220,14 @@ bool ParameterPanel::row(const ParamDef& d, const BoidSource& s, Params& edit, c
   if (changed) {
     if (auto err = set_param(edit, d, v))
       messages.note(*err, true);
+    else if (commit_only && !restored)
+      uncommitted_ = {d.id, get_param(edit, d)};
     else
       edited = true;
+  }
+  if (let_go && uncommitted_ && uncommitted_->first == d.id) {
+    edited = true;
+    uncommitted_.reset();
   }
   ImGui::EndDisabled();
   ImGui::PopID();

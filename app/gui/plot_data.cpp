@@ -10,6 +10,7 @@ void PlotData::clear() {
   from_state.clear();
   board_spans.clear();
   resets.clear();
+  param_changes.clear();
   time_offset = 0;
 }
 

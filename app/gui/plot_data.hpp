@@ -20,7 +20,8 @@ struct PlotData {
   std::vector<std::uint8_t> from_state;
   // The stretches of plot time whose points are a board's own metrics (shaded on the plots).
   std::vector<TimeSpan> board_spans;
-  std::vector<double> resets;   // plot times of resets (vertical markers)
+  std::vector<double> resets;   // plot times of resets (vertical markers; lines break there)
+  std::vector<double> param_changes;  // plot times of live parameter changes (grey markers)
   double time_offset = 0;       // plot time continues across resets
   void clear();
   // Notes where the point just pushed at plot time t got its metrics: board points next to

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "ports.hpp"
+#include "link/ports.hpp"
 #include "serial_source.hpp"
 
 namespace flockscope::gui {
@@ -87,11 +87,18 @@ SerialPanel::Action SerialPanel::draw(BoidSource& s, double now, WidgetRects& re
   }
   rects.remember("serial:counters");
   ImGui::BeginDisabled(!s.accepts_commands());
+  // The field shows the board's count (as the stats and the boids slider do) from when the
+  // user's own number was sent until they type another.
+  if (!boid_count_typed_ && f.has_stats) boid_count_request_ = int(std::min<std::uint32_t>(f.stats.boid_count, 65535));
   ImGui::SetNextItemWidth(110);
-  ImGui::InputInt("##boidcount", &boid_count_request_, 100, 1000);
+  if (ImGui::InputInt("##boidcount", &boid_count_request_, 100, 1000)) boid_count_typed_ = true;
+  rects.remember("serial:boidcount");
   boid_count_request_ = std::clamp(boid_count_request_, 0, 65535);
   ImGui::SameLine();
-  if (ImGui::Button("Set boid count")) board->set_boid_count(std::uint32_t(boid_count_request_));
+  if (ImGui::Button("Set boid count")) {
+    board->set_boid_count(std::uint32_t(boid_count_request_));
+    boid_count_typed_ = false;
+  }
   bool predators = board->board_predators();
   if (ImGui::Checkbox("Predators", &predators)) board->set_predators(predators);
   ImGui::EndDisabled();

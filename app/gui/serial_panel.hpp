@@ -27,6 +27,7 @@ class SerialPanel {
   std::vector<std::pair<std::string, std::string>> ports_;  // path, label
   double listed_at_ = -1e9;
   int boid_count_request_ = 2000;
+  bool boid_count_typed_ = false;  // the Set-boid-count field holds the user's number
 };
 
 }  // namespace flockscope::gui

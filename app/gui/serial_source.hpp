@@ -14,7 +14,7 @@
 #include <set>
 #include <string>
 
-#include "board_link.hpp"
+#include "link/board_link.hpp"
 #include "boid_source.hpp"
 
 namespace flockscope::gui {
@@ -113,6 +113,7 @@ class SerialSource final : public BoidSource, public BoardControls {
   std::map<std::uint16_t, double> outside_;  // parameter id -> the board's value outside our range
   std::uint64_t revision_ = 0;
   std::vector<Note> notes_;
+  std::string last_log_;  // the board's log line since the last answer to a request
 };
 
 }  // namespace flockscope::gui

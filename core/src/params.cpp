@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "flockscope/core/text.hpp"
+
 namespace flockscope {
 namespace {
 
@@ -43,12 +45,6 @@ std::string number_text(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.9g", v);
   return buf;
-}
-
-std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return std::string(s);
 }
 
 }  // namespace
@@ -162,7 +158,7 @@ std::optional<std::string> set_param(Params& p, const ParamDef& def, double valu
 std::optional<std::string> set_param_text(Params& p, std::string_view key, std::string_view text_in) {
   const ParamDef* def = find_param(key);
   if (!def) return unknown_param(key);
-  const std::string text = trim(text_in);
+  const std::string text(trim(text_in));
   double value = 0;
   if (def->kind == ParamKind::Bool) {
     if (text == "true" || text == "on" || text == "1") value = 1;
