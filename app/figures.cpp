@@ -145,14 +145,8 @@ std::vector<fs::path> write_run_plots(const fs::path& dir, const RunSpec& spec, 
 }
 
 // ---------------------------------------------------------------- a sweep's plots
-namespace {
-
-struct MetricView {
-  std::string key, label;
-};
-
-std::vector<MetricView> sweep_views(SweepKind kind) {
-  std::vector<MetricView> v;
+std::vector<SweepView> sweep_views(SweepKind kind) {
+  std::vector<SweepView> v;
   if (kind == SweepKind::Consensus) {
     v.push_back({"p_right", "P(the flock goes right)"});
     v.push_back({"decision_time", "time to decide (decided runs)"});
@@ -168,7 +162,7 @@ std::vector<MetricView> sweep_views(SweepKind kind) {
 
 // Mean and spread band of one metric in one combination: mean +- sd, or for shares the
 // Wilson 95% interval.
-void value_of(const SweepSpec& s, const ComboSummary& c, const std::string& key, double& mean, double& lo, double& hi) {
+void sweep_value(const SweepSpec& s, const ComboSummary& c, const std::string& key, double& mean, double& lo, double& hi) {
   if (key == "p_right") {
     mean = c.right.p, lo = c.right.lo, hi = c.right.hi;
     return;
@@ -186,7 +180,88 @@ void value_of(const SweepSpec& s, const ComboSummary& c, const std::string& key,
   lo = mean - sd, hi = mean + sd;
 }
 
+namespace {
+
+std::string runs_text(const SweepSpec& s) { return std::to_string(s.reps) + (s.reps == 1 ? " run" : " runs"); }
+
+// Series of the line plots: one per combination of the axes after the first, in grid order
+// (the order the values were given), not sorted as text.
+using SeriesGroups = std::vector<std::pair<std::vector<std::string>, std::vector<const ComboSummary*>>>;
+SeriesGroups series_groups(const std::vector<ComboSummary>& combos) {
+  SeriesGroups groups;
+  for (const auto& c : combos) {
+    std::vector<std::string> other(c.labels.begin() + 1, c.labels.end());
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == other; });
+    if (it == groups.end()) groups.emplace_back(std::move(other), std::vector<const ComboSummary*>{&c});
+    else it->second.push_back(&c);
+  }
+  return groups;
+}
+
+plot::LinePlot line_plot(const SweepSpec& s, const SeriesGroups& groups, const SweepView& view) {
+  const std::string runs = runs_text(s);
+  // More than three overlapping bands hide each other and the lines: then lines only.
+  const bool bands = groups.size() <= 3;
+  const std::string spread = !bands ? "mean" : view.key == "p_right" || view.key == "formed" ? "95% interval" : "mean \u00b1 sd";
+  plot::LinePlot lp;
+  lp.title = view.label + " (" + preset_name(s.preset) + ", " + runs + " each, " + spread + ")";
+  lp.x.label = key_title(s.axes[0].key);
+  lp.x.integer = integer_key(s.axes[0].key);
+  // Values with no place on a number line (inf, true, a rule set) become named positions.
+  const bool categorical = std::any_of(s.axes[0].values.begin(), s.axes[0].values.end(),
+                                       [](double v) { return !std::isfinite(v); }) ||
+                           (find_param(s.axes[0].key) && find_param(s.axes[0].key)->kind != ParamKind::Real &&
+                            find_param(s.axes[0].key)->kind != ParamKind::Int);
+  if (categorical) lp.x.categories = s.axes[0].labels;
+  lp.y.label = view.label;
+  if (view.key == "p_right" || view.key == "formed") lp.y.min = 0, lp.y.max = 1;
+  for (const auto& [other, members] : groups) {
+    plot::Series se;
+    for (std::size_t a = 1; a < s.axes.size(); ++a) {
+      if (!se.name.empty()) se.name += ", ";
+      se.name += value_name(s.axes[a].key, other[a - 1]);
+    }
+    if (se.name.empty()) se.name = spread + " over " + runs;
+    se.markers = true;
+    for (const ComboSummary* c : members) {
+      double m = NAN, lo = NAN, hi = NAN;
+      sweep_value(s, *c, view.key, m, lo, hi);
+      const auto& labels = s.axes[0].labels;
+      const double x = categorical ? double(std::find(labels.begin(), labels.end(), c->labels[0]) - labels.begin())
+                                   : c->values[0];
+      se.x.push_back(x), se.y.push_back(m);
+      if (bands) se.lo.push_back(lo), se.hi.push_back(hi);
+    }
+    lp.series.push_back(std::move(se));
+  }
+  return lp;
+}
+
 }  // namespace
+
+plot::LinePlot sweep_line_plot(const SweepSpec& s, const std::vector<ComboSummary>& combos, const SweepView& view) {
+  return line_plot(s, series_groups(combos), view);
+}
+
+plot::Heatmap sweep_heatmap(const SweepSpec& s, const std::vector<ComboSummary>& combos, const SweepView& view) {
+  plot::Heatmap hm;
+  hm.title = view.label + " (" + preset_name(s.preset) + ", mean of " + runs_text(s) + ")";
+  hm.x_label = key_title(s.axes[0].key);
+  hm.y_label = key_title(s.axes[1].key);
+  hm.value_label = view.label;
+  hm.x_categories = s.axes[0].labels;
+  hm.y_categories = s.axes[1].labels;
+  if (view.key == "p_right" || view.key == "formed") hm.min = 0, hm.max = 1;
+  const std::size_t nx = hm.x_categories.size();
+  hm.values.assign(nx * hm.y_categories.size(), NAN);
+  for (const auto& c : combos) {
+    const std::size_t ix = c.combination / s.axes[1].values.size(), iy = c.combination % s.axes[1].values.size();
+    double m = NAN, lo = NAN, hi = NAN;
+    sweep_value(s, c, view.key, m, lo, hi);
+    hm.values[iy * nx + ix] = m;
+  }
+  return hm;
+}
 
 SweepPlots write_sweep_plots(const fs::path& dir, const SweepSpec& s, const std::vector<ComboSummary>& combos,
                              plot::Size size) {
@@ -196,77 +271,18 @@ SweepPlots write_sweep_plots(const fs::path& dir, const SweepSpec& s, const std:
     return out;
   }
   const fs::path pdir = dir / "plots";
-  const std::string runs = std::to_string(s.reps) + (s.reps == 1 ? " run" : " runs");
-  // Series: one per combination of the axes after the first.
-  // In grid order (the order the values were given), not sorted as text.
-  std::vector<std::pair<std::vector<std::string>, std::vector<const ComboSummary*>>> groups;
-  for (const auto& c : combos) {
-    std::vector<std::string> other(c.labels.begin() + 1, c.labels.end());
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == other; });
-    if (it == groups.end()) groups.emplace_back(std::move(other), std::vector<const ComboSummary*>{&c});
-    else it->second.push_back(&c);
-  }
+  const SeriesGroups groups = series_groups(combos);
   const bool lines_ok = groups.size() <= 10;
   if (!lines_ok) out.note = "no line plots: more than 10 series (combinations of the keys after the first)";
 
   for (const auto& view : sweep_views(s.kind)) {
-    // More than three overlapping bands hide each other and the lines: then lines only.
-    const bool bands = groups.size() <= 3;
-    const std::string spread = !bands ? "mean" : view.key == "p_right" || view.key == "formed" ? "95% interval" : "mean \u00b1 sd";
     if (lines_ok) {
-      plot::LinePlot lp;
-      lp.title = view.label + " (" + preset_name(s.preset) + ", " + runs + " each, " + spread + ")";
-      lp.x.label = key_title(s.axes[0].key);
-      lp.x.integer = integer_key(s.axes[0].key);
-      // Values with no place on a number line (inf, true, a rule set) become named positions.
-      const bool categorical = std::any_of(s.axes[0].values.begin(), s.axes[0].values.end(),
-                                           [](double v) { return !std::isfinite(v); }) ||
-                               (find_param(s.axes[0].key) && find_param(s.axes[0].key)->kind != ParamKind::Real &&
-                                find_param(s.axes[0].key)->kind != ParamKind::Int);
-      if (categorical) lp.x.categories = s.axes[0].labels;
-      lp.y.label = view.label;
-      if (view.key == "p_right" || view.key == "formed") lp.y.min = 0, lp.y.max = 1;
-      for (const auto& [other, members] : groups) {
-        plot::Series se;
-        for (std::size_t a = 1; a < s.axes.size(); ++a) {
-          if (!se.name.empty()) se.name += ", ";
-          se.name += value_name(s.axes[a].key, other[a - 1]);
-        }
-        if (se.name.empty()) se.name = spread + " over " + runs;
-        se.markers = true;
-        for (const ComboSummary* c : members) {
-          double m = NAN, lo = NAN, hi = NAN;
-          value_of(s, *c, view.key, m, lo, hi);
-          const auto& labels = s.axes[0].labels;
-          const double x = categorical ? double(std::find(labels.begin(), labels.end(), c->labels[0]) - labels.begin())
-                                       : c->values[0];
-          se.x.push_back(x), se.y.push_back(m);
-          if (bands) se.lo.push_back(lo), se.hi.push_back(hi);
-        }
-        lp.series.push_back(std::move(se));
-      }
       out.stems.push_back(pdir / view.key);
-      plot::write_plot(out.stems.back(), lp, size);
+      plot::write_plot(out.stems.back(), line_plot(s, groups, view), size);
     }
     if (s.axes.size() == 2) {
-      plot::Heatmap hm;
-      hm.title = view.label + " (" + preset_name(s.preset) + ", mean of " + runs + ")";
-      hm.x_label = key_title(s.axes[0].key);
-      hm.y_label = key_title(s.axes[1].key);
-      hm.value_label = view.label;
-      hm.x_categories = s.axes[0].labels;
-      hm.y_categories = s.axes[1].labels;
-      if (view.key == "p_right" || view.key == "formed") hm.min = 0, hm.max = 1;
-      const std::size_t nx = hm.x_categories.size();
-      hm.values.assign(nx * hm.y_categories.size(), NAN);
-      for (const auto& c : combos) {
-        const std::size_t ix = c.combination / s.axes[1].values.size(), iy = c.combination % s.axes[1].values.size();
-        double m = NAN, lo = NAN, hi = NAN;
-        value_of(s, c, view.key, m, lo, hi);
-        hm.values[iy * nx + ix] = m;
-      }
       out.stems.push_back(pdir / (view.key + "-heatmap"));
-      plot::write_plot(out.stems.back(), hm, size);
+      plot::write_plot(out.stems.back(), sweep_heatmap(s, combos, view), size);
     }
   }
   return out;

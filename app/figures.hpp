@@ -20,6 +20,20 @@ plot::Size parse_plot_size(const std::string& text);
 std::vector<std::filesystem::path> write_run_plots(const std::filesystem::path& dir, const RunSpec& spec,
                                                    const RunResult& r, plot::Size size);
 
+// The measures a sweep's summary plots show, in order: key (a summary_metrics name, or
+// p_right) and a label for axes and titles.
+struct SweepView {
+  std::string key, label;
+};
+std::vector<SweepView> sweep_views(experiments::SweepKind kind);
+// One combination's mean of a measure and its spread band: mean +- sd, or for shares
+// (formed, p_right) the Wilson 95% interval.
+void sweep_value(const experiments::SweepSpec& s, const experiments::ComboSummary& c, const std::string& key, double& mean, double& lo, double& hi);
+// The summary figures of one measure: against the first axis, one line per combination of
+// the others (with bands when there are at most three); and for two axes the heatmap.
+plot::LinePlot sweep_line_plot(const experiments::SweepSpec& s, const std::vector<experiments::ComboSummary>& combos, const SweepView& view);
+plot::Heatmap sweep_heatmap(const experiments::SweepSpec& s, const std::vector<experiments::ComboSummary>& combos, const SweepView& view);
+
 // DIR/plots/<metric>[-lines|-heatmap].svg/png for a finished sweep. Returns the stems
 // written and a note when the grid's shape has no plot (no swept key, too many series).
 struct SweepPlots {

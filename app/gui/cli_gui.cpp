@@ -13,6 +13,7 @@ struct GuiArgs {
   std::string screenshot;
   std::string size;
   bool accelerated = false;
+  std::string explore_out;
 };
 
 std::shared_ptr<GuiArgs> add_gui_options(CLI::App& app) {
@@ -26,6 +27,15 @@ std::shared_ptr<GuiArgs> add_gui_options(CLI::App& app) {
   app.add_option("--size", a->size, "Window size WxH (default 1440x900)");
   app.add_flag("--software", a->opt.software, "Window: use SDL's software renderer");
   app.add_flag("--accelerated", a->accelerated, "Window: with --frames, draw with the GPU renderer (e.g. under Xvfb)");
+  app.add_option("--explore-grid", a->opt.explore_grid,
+                 "Window: draw an Explore map of this swept key, key=a:b:step or key=v1,v2,... as sweep's --grid "
+                 "(once or twice), then write --explore-out and exit");
+  app.add_option("--reps", a->opt.explore_reps, "Window: Explore map repeats per cell")->capture_default_str()->check(CLI::Range(1, 1000000));
+  app.add_option("--steps", a->opt.explore_steps, "Window: Explore map steps per run")->capture_default_str()->check(CLI::Range(0, 100000000));
+  app.add_option("--explore-out", a->explore_out, "Window: folder for the Explore map's runs.csv, map.png and map.svg");
+  app.add_option("--explore-measure", a->opt.explore_measure,
+                 "Window: the Explore map's measure (final_diameter, mean_diameter, mean_polarisation, final_clusters, formed, formed_time)")
+      ->capture_default_str();
   return a;
 }
 
@@ -34,8 +44,13 @@ int run_gui_command(GuiArgs& a) {
     std::fprintf(stderr, "flockscope: --size %s: expected WxH, e.g. 1280x800\n", a.size.c_str());
     return 2;
   }
-  if (!a.screenshot.empty() && a.frames == 0) a.frames = 1;
-  if (a.frames > 0) {
+  if (a.opt.explore_grid.empty() != a.explore_out.empty()) {
+    std::fprintf(stderr, "flockscope: --explore-grid and --explore-out go together\n");
+    return 2;
+  }
+  a.opt.explore_out = a.explore_out;
+  if (!a.screenshot.empty() && a.frames == 0 && a.opt.explore_grid.empty()) a.frames = 1;
+  if (a.frames > 0 || !a.opt.explore_grid.empty()) {
     // Headless drawing: reproducible (no imgui.ini), software renderer unless asked, no vsync.
     a.opt.software = !a.accelerated;
     a.opt.use_ini = false;

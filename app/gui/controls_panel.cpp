@@ -238,6 +238,9 @@ void GuiApp::scrolled_controls() {
     }
   }
 
+  if (ImGui::CollapsingHeader("Explore (parameter map)", explore_.has_map() ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+    explore_.controls(edit_, preset_name_, export_dir_);
+
   if (ImGui::CollapsingHeader("Record and replay")) {
     if (recorder_.active())
       ImGui::Text("recording: %" PRIu64 " frames, %.1f MB to %s", recorder_.frames(), double(recorder_.bytes()) / 1e6,

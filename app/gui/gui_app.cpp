@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export.hpp"
+#include "figures.hpp"
 #include "flockscope/core/io.hpp"
 #include "link/ports.hpp"
 #include "serial_source.hpp"
@@ -276,7 +277,8 @@ void GuiApp::update() {
     source_moved_ = true;
     recorder_.params(source_->params(), /*always=*/true);
   }
-  int steps = running_ ? steps_per_frame_ : 0;
+  // While an Explore map runs, its workers have the cores: the local flock waits.
+  int steps = running_ && !explore_.busy() ? steps_per_frame_ : 0;
   if (step_requested_) steps = std::max(steps, 1), step_requested_ = false;
   if (source_->live()) steps = 1;  // a board runs by itself: take what came
   // Every step is plotted and recorded, not only the one drawn (a replay's run is plotted
@@ -402,7 +404,16 @@ bool GuiApp::frame() {
   ImGui::SetNextWindowSize(ImVec2(float(ww) - side_w, float(wh) - plots_h));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 6));
   ImGui::Begin("Flock", nullptr, fixed | ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-  view_.panel(*source_, {fps_, seconds(), recorder_.active(), recorder_.frames(), stale_view_text()}, rects_);
+  if (explore_.showing_map()) {
+    if (const auto pt = explore_.map()) open_explore_run(*pt);
+  } else {
+    if (explore_.has_map()) {
+      if (ImGui::Button("Back to the map")) explore_.show_map(true);
+      rects_.remember("button:Back to the map");
+      ImGui::SameLine();
+    }
+    view_.panel(*source_, {fps_, seconds(), recorder_.active(), recorder_.frames(), stale_view_text()}, rects_);
+  }
   ImGui::End();
   ImGui::PopStyleVar();
   ImGui::SetNextWindowPos(ImVec2(side_w, float(wh) - plots_h));
@@ -428,7 +439,7 @@ void GuiApp::draw() {
   const auto r0 = Clock::now();
   SDL_SetRenderDrawColor(renderer_, 12, 13, 17, 255);
   SDL_RenderClear(renderer_);
-  view_.render(renderer_, source_->params());
+  if (!explore_.showing_map()) view_.render(renderer_, source_->params());  // the map takes the view's place
   ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
 
   // Screenshots read the finished frame back before it is presented.
@@ -512,6 +523,13 @@ void GuiApp::export_all(const fs::path& folder) {
   } catch (const std::exception& e) {
     note(std::string("export failed: ") + e.what(), true);
   }
+}
+
+void GuiApp::open_explore_run(const RunPoint& pt) {
+  set_source(std::make_unique<LocalSource>(pt.params));
+  preset_name_ = "map cell, seed " + std::to_string(pt.seed);
+  running_ = true;
+  note("opened the map's run " + std::to_string(pt.id) + " (seed " + std::to_string(pt.seed) + ")");
 }
 
 void GuiApp::clear_plots() {
@@ -611,9 +629,43 @@ void GuiApp::open_replay(const fs::path& file) {
 }
 
 // ---------------------------------------------------------------- run_gui
+namespace {
+
+// Draws the window while the map fills in, then writes DIR/runs.csv and DIR/map.png (and
+// map.svg) and the screenshot. Prints the frames drawn per second while the map ran.
+int run_explore_headless(GuiApp& app, const GuiOptions& opt, const std::string& screenshot) {
+  SweepSpec spec = explore_spec(opt.preset, app.edited_params(), opt.explore_grid, opt.explore_reps, opt.explore_steps);
+  bool known = false;
+  for (const auto& v : cli::sweep_views(spec.kind)) known = known || v.key == opt.explore_measure;
+  if (!known) throw InputError("--explore-measure " + opt.explore_measure + ": not a measure of the map");
+  app.explore().set_measure(opt.explore_measure);
+  app.explore().start(std::move(spec));
+  ExploreSession& s = *app.explore().session();
+  const auto t0 = Clock::now();
+  std::uint64_t frames = 0;
+  while (s.running()) {
+    if (!app.frame()) return 1;
+    ++frames;
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (const std::string err = s.error(); !err.empty()) throw std::runtime_error("the map stopped: " + err);
+  if (!screenshot.empty()) app.request_screenshot(screenshot);
+  app.frame();  // the finished map
+  app.explore().export_files(opt.explore_out);
+  std::printf("flockscope: explore map of %llu runs on %d worker threads in %.2f s while drawing %llu frames (%.1f frames/s); "
+              "%s, %s\n",
+              static_cast<unsigned long long>(s.total()), s.jobs(), seconds, static_cast<unsigned long long>(frames),
+              seconds > 0 ? double(frames) / seconds : 0.0, (fs::path(opt.explore_out) / "runs.csv").c_str(),
+              (fs::path(opt.explore_out) / "map.png").c_str());
+  return !screenshot.empty() && app.message_is_error() ? 1 : 0;
+}
+
+}  // namespace
+
 int run_gui(const GuiOptions& opt, int frames, const std::string& screenshot) {
   try {
     GuiApp app(opt);
+    if (!opt.explore_grid.empty()) return run_explore_headless(app, opt, screenshot);
     if (frames > 0) {
       // Headless frames also measure: the frame-time split, averaged after two warm-up frames.
       FrameTimes sum;

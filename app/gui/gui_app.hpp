@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "boid_source.hpp"
+#include "explore_panel.hpp"
 #include "flock_view.hpp"
 #include "largest_flock.hpp"
 #include "panel_support.hpp"
@@ -47,6 +48,11 @@ struct GuiOptions {
   bool use_ini = true;     // imgui.ini and settings.json under $XDG_CONFIG_HOME/flockscope
   bool vsync = true;
   bool start_running = true;
+  // Headless Explore map (run_gui): these grid axes, as `flockscope sweep --grid`; the map
+  // is drawn until complete, then DIR/runs.csv and DIR/map.png (and .svg) are written.
+  std::vector<std::string> explore_grid;
+  std::uint64_t explore_reps = 1, explore_steps = 1000;
+  std::string explore_out, explore_measure = "mean_diameter";
 };
 
 // Per-frame timings in milliseconds.
@@ -119,6 +125,12 @@ class GuiApp {
   void connect_serial(const std::string& port);
   void disconnect_serial();
   void set_export_folder(const std::string& dir) { export_dir_ = dir; }
+  // The Explore panel (its map, its session); open_explore_run loads a map cell's run into a
+  // local flock, as `flockscope run` would start it.
+  ExplorePanel& explore() { return explore_; }
+  void open_explore_run(const RunPoint& pt);
+  // The parameters the sliders show (an Explore map's base).
+  const Params& edited_params() const { return edit_; }
 
   SDL_Renderer* renderer() { return renderer_; }
   SDL_Window* window() { return window_; }
@@ -208,6 +220,7 @@ class GuiApp {
 
   Messages messages_;
   WidgetRects rects_;
+  ExplorePanel explore_;
 };
 
 // The window's main loop until the user quits; `frames` > 0 draws that many frames, saves
