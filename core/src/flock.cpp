@@ -297,17 +297,9 @@ struct CornellPass {
     rules::predator_accumulate(ps, self.x - k.predators[q].x, self.y - k.predators[q].y, c);
   Boid<float> nb = rules::cornell_steer(self, s, ps, c);
   const std::uint32_t id = k.sid[i];
-  if (id < k.bias_size) {
-    if (const int group = scout_group(*k.p, id); group != 0) {
-      float bias = c.dynamic_bias ? k.bias[id] : k.biasval;
-      rules::cornell_bias(nb.vx, bias, group, c);
-      k.bias[id] = bias;
-    }
-  }
-  rules::limit_speed(nb.vx, nb.vy, c.minspeed, c.maxspeed, self.vx, self.vy);
-  k.x[i] = self.x + nb.vx * c.dt;
-  k.y[i] = self.y + nb.vy * c.dt;
-  k.vx[i] = nb.vx, k.vy[i] = nb.vy, k.id[i] = id;
+  const int group = id < k.bias_size ? scout_group(*k.p, id) : 0;
+  rules::cornell_finish(self, nb, group, group != 0 ? k.bias + id : nullptr, k.biasval, c);
+  k.x[i] = nb.x, k.y[i] = nb.y, k.vx[i] = nb.vx, k.vy[i] = nb.vy, k.id[i] = id;
 }
 
 [[gnu::always_inline]] inline v8f select(v8i m, v8f a, v8f b) { return v8f((v8i(a) & m) | (v8i(b) & ~m)); }
@@ -895,14 +887,8 @@ void Flock::step_boids(bool all_pairs) {
         for (const auto& pr : predators_) rules::predator_accumulate(ps, self.x - pr.x, self.y - pr.y, c);
         Boid<float> b = rules::cornell_steer(self, s, ps, c);
         const std::uint32_t id = sid_[i];
-        if (const int group = scout_group(p, id); group != 0 && id < bias_.size()) {
-          float bias = c.dynamic_bias ? bias_[id] : biasval;
-          rules::cornell_bias(b.vx, bias, group, c);
-          bias_[id] = bias;
-        }
-        rules::limit_speed(b.vx, b.vy, c.minspeed, c.maxspeed, self.vx, self.vy);
-        b.x = self.x + b.vx * c.dt;
-        b.y = self.y + b.vy * c.dt;
+        const int group = id < bias_.size() ? scout_group(p, id) : 0;
+        rules::cornell_finish(self, b, group, group != 0 ? bias_.data() + id : nullptr, biasval, c);
         store(i, b);
       });
       break;
@@ -1031,13 +1017,9 @@ void Flock::step_boids_in_place() {
         rules::PredatorSums<float> ps;
         for (const auto& pr : predators_) rules::predator_accumulate(ps, self.x - pr.x, self.y - pr.y, c);
         Boid<float> b = rules::cornell_steer(self, s, ps, c);
-        if (const int group = scout_group(p, std::uint32_t(i)); group != 0 && i < bias_.size()) {
-          float bias = c.dynamic_bias ? bias_[i] : float(p.biasval);
-          rules::cornell_bias(b.vx, bias, group, c);
-          bias_[i] = bias;
-        }
-        rules::limit_speed(b.vx, b.vy, c.minspeed, c.maxspeed, self.vx, self.vy);
-        x[i] = self.x + b.vx * c.dt, y[i] = self.y + b.vy * c.dt, vx[i] = b.vx, vy[i] = b.vy;
+        const int group = i < bias_.size() ? scout_group(p, std::uint32_t(i)) : 0;
+        rules::cornell_finish(self, b, group, group != 0 ? bias_.data() + i : nullptr, float(p.biasval), c);
+        x[i] = b.x, y[i] = b.y, vx[i] = b.vx, vy[i] = b.vy;
       }
       break;
     }
