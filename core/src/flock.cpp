@@ -254,9 +254,15 @@ void cornell_sum_range(rules::CornellSums<float>& out, float x, float y, std::ui
 // same pass.
 struct CornellPass {
   const UniformGrid* grid;
-  const float *sx, *sy, *svx, *svy;
+  const float* sx;
+  const float* sy;
+  const float* svx;
+  const float* svy;
   const std::uint32_t* sid;
-  float *x, *y, *vx, *vy;
+  float* x;
+  float* y;
+  float* vx;
+  float* vy;
   std::uint32_t* id;
   float* bias;
   std::size_t bias_size;
@@ -828,23 +834,41 @@ void Flock::step_boids(bool all_pairs) {
       const auto c = cornell_coeffs(p);
       const float biasval = float(p.biasval);
       if (!all_pairs) {
-        CornellPass k{&grid_, sx, sy, svx, svy, sid_.data(), x_.data(), y_.data(), vx_.data(), vy_.data(),
-                      id_.data(), bias_.data(), bias_.size(), &p, &c, biasval, predators_.data(),
-                      predators_.size(), true, true, false};
         // The box test |dx|, |dy| < range only matters if it can reject a pair that d^2 alone
         // would accept: not when range^2 (rounded as the loop rounds dx*dx) reaches both radii,
         // because rounding is monotonic, so |dx| >= range implies dx*dx + dy*dy >= range^2.
         const float range2 = c.range * c.range;
-        k.box_test = !(range2 >= c.visual2 && range2 >= c.protected2);
         // The boid itself, left in its lanes, is at dx = dy = +0.0, d^2 = 0: with protected2 > 0
         // it counts as a separation neighbour adding +0.0 to sums that are never -0.0 (they
         // start at +0.0), so nothing changes and the AVX-512 loop can skip masking it out.
-        k.mask_self = !(c.protected2 > 0.0f);
 #ifdef FLOCKSCOPE_HAVE_AVX512_KERNEL
         static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
                                    __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-        k.avx512 = avx512 && !force_portable_kernel();
+        const bool use_avx512 = avx512 && !force_portable_kernel();
+#else
+        const bool use_avx512 = false;
 #endif
+        const CornellPass k{.grid = &grid_,
+                            .sx = sx,
+                            .sy = sy,
+                            .svx = svx,
+                            .svy = svy,
+                            .sid = sid_.data(),
+                            .x = x_.data(),
+                            .y = y_.data(),
+                            .vx = vx_.data(),
+                            .vy = vy_.data(),
+                            .id = id_.data(),
+                            .bias = bias_.data(),
+                            .bias_size = bias_.size(),
+                            .p = &p,
+                            .c = &c,
+                            .biasval = biasval,
+                            .predators = predators_.data(),
+                            .predator_count = predators_.size(),
+                            .box_test = !(range2 >= c.visual2 && range2 >= c.protected2),
+                            .mask_self = !(c.protected2 > 0.0f),
+                            .avx512 = use_avx512};
         const int rows = grid_.ny();
         const float inf = std::numeric_limits<float>::infinity();
         const float empty_box[4] = {inf, -inf, inf, -inf};
