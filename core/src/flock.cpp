@@ -1,42 +1,36 @@
 // Sections: construction and spawning | parameters | the step (grid sort, boid rules per rule
 // set, predators) | snapshots and hashing
+// The Cornell grid step's pass lives beside it: cornell_pass.hpp (its inputs and the update),
+// cornell_kernel_portable.hpp and cornell_kernel_avx512.hpp (the neighbour sums),
+// cornell_rows.cpp (the row pass), row_shares.hpp (the rows shared out among threads).
 #include "flockscope/core/flock.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <ranges>
 
-#if defined(__x86_64__) && defined(__GNUC__)
-// GCC 12 warns "'__Y' may be used uninitialized" inside its own AVX-512 headers (their
-// _mm512_undefined_* idiom) wherever our kernels inline them; the warning is about the header.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
-#define FLOCKSCOPE_HAVE_AVX512_KERNEL 1
-#endif
-
+#include "cornell_pass.hpp"
 #include "flockscope/core/fnv1a.hpp"
 #include "flockscope/core/rng.hpp"
-#include "flockscope/core/spawn.hpp"
 #include "flockscope/core/rules.hpp"
+#include "flockscope/core/spawn.hpp"
+#include "row_shares.hpp"
 
 namespace flockscope {
 
 using rules::Boid;
-
-namespace {
-// Lanes of a chunk of the grid step's candidate loop (cornell_cell_sums); the sorted
-// previous-frame arrays are padded by as many floats so a chunk's last load stays inside.
-constexpr std::uint32_t kRunLanes = 16;
-}  // namespace
+using grid_step::CornellPass;
+using grid_step::kRunLanes;
+using grid_step::LaneSums;
+using grid_step::RowShares;
+using rules::kLanes;
+using rules::v8f;
+using rules::v8i;
 
 int scout_group(const Params& p, std::uint32_t id) {
   if (id < std::uint64_t(p.scouts1)) return 1;
@@ -193,26 +187,6 @@ rules::BlogCoeffs<float> blog_coeffs(const Params& p) {
 // the sums kept per lane and added in a fixed order: the same result on every run and
 // thread count. The previous-frame arrays are padded (by kRunLanes >= kLanes) so the last load
 // stays inside.
-using rules::kLanes;
-using rules::v8f;
-using rules::v8i;
-
-// Seven neighbour sums, lane by lane, for the 8-lane loops (cornell_sum_range, and each half
-// of the portable grid kernel): a pair adds to the separation sums or the visible ones by
-// mask. A dead lane adds +0.0 (its loads may be another cell's boids or the padding).
-struct LaneSums {
-  v8f cdx{}, cdy{}, xp{}, yp{}, xv{}, yv{};
-  v8i count{};
-  [[gnu::always_inline]] void add(v8f dx, v8f dy, v8f ox, v8f oy, v8f ovx, v8f ovy, v8i separate, v8i visible) {
-    cdx += rules::masked(dx, separate);
-    cdy += rules::masked(dy, separate);
-    xp += rules::masked(ox, visible);
-    yp += rules::masked(oy, visible);
-    xv += rules::masked(ovx, visible);
-    yv += rules::masked(ovy, visible);
-    count -= visible;  // masks are -1 where true
-  }
-};
 
 FLOCKSCOPE_CLONES("avx2", "default")
 void cornell_sum_range(rules::CornellSums<float>& out, float x, float y, std::uint32_t self_slot, std::uint32_t b,
@@ -241,431 +215,6 @@ void cornell_sum_range(rules::CornellSums<float>& out, float x, float y, std::ui
   for (std::uint32_t k = 0; k < kLanes; ++k) out.neighbours += sums.count[k];
 }
 
-// ---- the grid step of the Cornell rules, one cell at a time
-// For each non-empty cell, the 3x3 block around it is three contiguous slot runs of the
-// previous frame (one per row of cells). Every boid of the cell reads them in place, 16
-// candidates a chunk: lane l of a chunk is slot j + l, and a lane is live when its slot is
-// inside the run and is not the boid itself (excluded by slot, exactly as all-pairs skips
-// j == i). Reading in place (no copy of the block into a padded buffer, no NaN marker for
-// the boid itself) saves the copy and a store-to-load stall per boid; with the sorted arrays
-// padded by 16, a chunk's last load stays inside. Sums stay per lane and are added by a fixed
-// tree once per boid (lanes l and l + 8, then an 8-lane shuffle tree), so results are the
-// same on every run, thread count and instruction set (no FMA contraction: the core builds
-// with -ffp-contract=off). The rules' update (steer, bias, speed limit, move) follows in the
-// same pass.
-struct CornellPass {
-  const UniformGrid* grid;
-  const float *sx, *sy, *svx, *svy;
-  const std::uint32_t* sid;
-  float *x, *y, *vx, *vy;
-  std::uint32_t* id;
-  float* bias;
-  std::size_t bias_size;
-  const Params* p;
-  const rules::CornellCoeffs<float>* c;
-  float biasval;
-  const Predator* predators;
-  std::size_t predator_count;
-  bool box_test;  // false when d^2 alone decides exactly (see step_boids)
-  bool mask_self;  // false when the boid itself may stay in its lanes (see step_boids)
-  bool avx512;    // the CPU has AVX-512 F/VL/BW/DQ: the neighbour loop uses mask registers
-};
-
-[[gnu::always_inline]] inline v8f shuffle_lo(v8f a, v8f b) { return __builtin_shufflevector(a, b, 0, 8, 2, 10, 4, 12, 6, 14); }
-[[gnu::always_inline]] inline v8f shuffle_hi(v8f a, v8f b) { return __builtin_shufflevector(a, b, 1, 9, 3, 11, 5, 13, 7, 15); }
-// Lane k of the result is the sum of the lanes of v[k], by a fixed tree.
-[[gnu::always_inline]] inline v8f transpose_sum(v8f a, v8f b, v8f c, v8f d, v8f e, v8f f, v8f g, v8f h) {
-  const v8f ab = shuffle_lo(a, b) + shuffle_hi(a, b), cd = shuffle_lo(c, d) + shuffle_hi(c, d);
-  const v8f ef = shuffle_lo(e, f) + shuffle_hi(e, f), gh = shuffle_lo(g, h) + shuffle_hi(g, h);
-  const v8f abcd = __builtin_shufflevector(ab, cd, 0, 1, 8, 9, 4, 5, 12, 13) +
-                   __builtin_shufflevector(ab, cd, 2, 3, 10, 11, 6, 7, 14, 15);
-  const v8f efgh = __builtin_shufflevector(ef, gh, 0, 1, 8, 9, 4, 5, 12, 13) +
-                   __builtin_shufflevector(ef, gh, 2, 3, 10, 11, 6, 7, 14, 15);
-  return __builtin_shufflevector(abcd, efgh, 0, 1, 2, 3, 8, 9, 10, 11) +
-         __builtin_shufflevector(abcd, efgh, 4, 5, 6, 7, 12, 13, 14, 15);
-}
-
-// The update of one boid from its neighbour sums (lanes: close_dx, close_dy, xpos, ypos, xvel,
-// yvel, neighbours): the straightforward scalar form, for row tails and scout groups.
-[[gnu::always_inline]] inline void cornell_update_one(const CornellPass& k, std::uint32_t i, const float* sums) {
-  const auto& c = *k.c;
-  const Boid<float> self{k.sx[i], k.sy[i], k.svx[i], k.svy[i]};
-  rules::CornellSums<float> s;
-  s.close_dx = sums[0], s.close_dy = sums[1], s.xpos = sums[2], s.ypos = sums[3];
-  s.xvel = sums[4], s.yvel = sums[5], s.neighbours = int(sums[6]);
-  rules::PredatorSums<float> ps;
-  for (std::size_t q = 0; q < k.predator_count; ++q)
-    rules::predator_accumulate(ps, self.x - k.predators[q].x, self.y - k.predators[q].y, c);
-  Boid<float> nb = rules::cornell_steer(self, s, ps, c);
-  const std::uint32_t id = k.sid[i];
-  if (id < k.bias_size) {
-    if (const int group = scout_group(*k.p, id); group != 0) {
-      float bias = c.dynamic_bias ? k.bias[id] : k.biasval;
-      rules::cornell_bias(nb.vx, bias, group, c);
-      k.bias[id] = bias;
-    }
-  }
-  rules::limit_speed(nb.vx, nb.vy, c.minspeed, c.maxspeed, self.vx, self.vy);
-  k.x[i] = self.x + nb.vx * c.dt;
-  k.y[i] = self.y + nb.vy * c.dt;
-  k.vx[i] = nb.vx, k.vy[i] = nb.vy, k.id[i] = id;
-}
-
-[[gnu::always_inline]] inline v8f select(v8i m, v8f a, v8f b) { return v8f((v8i(a) & m) | (v8i(b) & ~m)); }
-
-// The same update for the eight boids in slots [i, i + 8), from their sums (8 floats each,
-// as above), lane for lane the same operations as cornell_update_one, so the same results.
-[[gnu::always_inline]] inline void cornell_update_8(const CornellPass& k, std::uint32_t i, const float* sums) {
-  const auto& c = *k.c;
-  for (std::uint32_t l = 0; l < kLanes; ++l)
-    if (k.sid[i + l] < k.bias_size) {  // scouts (rare): the scalar form applies their bias
-      for (std::uint32_t m = 0; m < kLanes; ++m) cornell_update_one(k, i + m, sums + 8 * m);
-      return;
-    }
-  // Transpose the eight boids' sum vectors into one vector per quantity.
-  v8f r[8];
-  for (std::uint32_t l = 0; l < kLanes; ++l) r[l] = rules::load8(sums + 8 * l);
-  const v8f t0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
-  const v8f t1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
-  const v8f t2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
-  const v8f t3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
-  const v8f t4 = __builtin_shufflevector(r[4], r[5], 0, 8, 1, 9, 4, 12, 5, 13);
-  const v8f t5 = __builtin_shufflevector(r[4], r[5], 2, 10, 3, 11, 6, 14, 7, 15);
-  const v8f t6 = __builtin_shufflevector(r[6], r[7], 0, 8, 1, 9, 4, 12, 5, 13);
-  const v8f t7 = __builtin_shufflevector(r[6], r[7], 2, 10, 3, 11, 6, 14, 7, 15);
-  const v8f u0 = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
-  const v8f u1 = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
-  const v8f u2 = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
-  const v8f u3 = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
-  const v8f u4 = __builtin_shufflevector(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13);
-  const v8f u5 = __builtin_shufflevector(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15);
-  const v8f u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
-  const v8f u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
-  const v8f close_dx = __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
-  const v8f close_dy = __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
-  const v8f xpos = __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
-  const v8f ypos = __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
-  const v8f xvel = __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
-  const v8f yvel = __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
-  const v8f count = __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
-
-  const v8f X = rules::load8(k.sx + i), Y = rules::load8(k.sy + i);
-  const v8f VX = rules::load8(k.svx + i), VY = rules::load8(k.svy + i);
-  const v8f zero{};
-  v8f vx = VX, vy = VY;
-  // cornell_steer
-  const v8i seen = count > zero;
-  if (c.cohesion) {
-    vx = select(seen, vx + (xpos / count - X) * c.centering, vx);
-    vy = select(seen, vy + (ypos / count - Y) * c.centering, vy);
-  }
-  if (c.alignment) {
-    vx = select(seen, vx + (xvel / count - VX) * c.matching, vx);
-    vy = select(seen, vy + (yvel / count - VY) * c.matching, vy);
-  }
-  if (c.separation) {
-    vx = vx + close_dx * c.avoid;
-    vy = vy + close_dy * c.avoid;
-  }
-  const v8f turn = v8f{} + c.turn;
-  vy = select(Y < c.top_edge, vy + turn, vy);
-  vx = select(X > c.right_edge, vx - turn, vx);
-  vx = select(X < c.left_edge, vx + turn, vx);
-  vy = select(Y > c.bottom_edge, vy - turn, vy);
-  if (k.predator_count > 0) {
-    v8f pdx{}, pdy{};
-    v8i pcount{};
-    const v8f pr = v8f{} + c.predator_range, pr2 = v8f{} + c.predator_range2;
-    for (std::size_t q = 0; q < k.predator_count; ++q) {
-      const v8f dx = X - k.predators[q].x, dy = Y - k.predators[q].y;
-      const v8i in = (v8f(v8i(dx) & 0x7fffffff) < pr) & (v8f(v8i(dy) & 0x7fffffff) < pr) & (dx * dx + dy * dy < pr2);
-      pdx = select(in, pdx + dx, pdx);
-      pdy = select(in, pdy + dy, pdy);
-      pcount -= in;
-    }
-    const v8i fled = pcount > 0;
-    const v8f pt = v8f{} + c.predator_turn;
-    vy = select(fled & (pdy > zero), vy + pt, vy);
-    vy = select(fled & (pdy < zero), vy - pt, vy);
-    vx = select(fled & (pdx > zero), vx + pt, vx);
-    vx = select(fled & (pdx < zero), vx - pt, vx);
-  }
-  // limit_speed
-  const v8f sq = vx * vx + vy * vy;
-  v8f speed{};
-  for (std::uint32_t l = 0; l < kLanes; ++l) speed[l] = std::sqrt(sq[l]);
-  v8f target = select(speed < c.minspeed, v8f{} + c.minspeed, speed);
-  target = select(target > c.maxspeed, v8f{} + c.maxspeed, target);
-  const v8i change = target != speed;
-  const v8i moving = speed > zero;
-  vx = select(change & moving, vx / speed * target, vx);
-  vy = select(change & moving, vy / speed * target, vy);
-  const v8i stopped = change & ~moving;
-  for (std::uint32_t l = 0; l < kLanes; ++l)
-    if (stopped[l]) {  // a zero speed takes the previous direction (rare): the scalar rule
-      float svx = vx[l], svy = vy[l];
-      rules::limit_speed(svx, svy, c.minspeed, c.maxspeed, VX[l], VY[l]);
-      vx[l] = svx, vy[l] = svy;
-    }
-  const v8f nx = X + vx * c.dt, ny = Y + vy * c.dt;
-  std::memcpy(k.x + i, &nx, sizeof nx);
-  std::memcpy(k.y + i, &ny, sizeof ny);
-  std::memcpy(k.vx + i, &vx, sizeof vx);
-  std::memcpy(k.vy + i, &vy, sizeof vy);
-  std::memcpy(k.id + i, k.sid + i, 8 * sizeof(std::uint32_t));
-}
-
-// The three slot runs of a cell's 3x3 block: [run[0], run[1]), [run[2], run[3]), [run[4], run[5]).
-struct BlockRuns {
-  std::uint32_t run[6];
-};
-
-// One half (8 lanes) of a 16-lane chunk: the classification and the masked sums.
-template <bool BoxTest>
-struct HalfSums : LaneSums {
-  [[gnu::always_inline]] void add(const CornellPass& k, std::uint32_t j, v8i live, v8f X, v8f Y, v8f range,
-                                  v8f protected2, v8f visual2) {
-    const v8f ox = rules::load8(k.sx + j), oy = rules::load8(k.sy + j);
-    const v8f dx = X - ox, dy = Y - oy;
-    const v8f d2 = dx * dx + dy * dy;
-    v8i separate = (d2 < protected2) & live;
-    v8i visible = (d2 < visual2) & live & ~separate;
-    if constexpr (BoxTest) {
-      const v8i in_box = (v8f(v8i(dx) & 0x7fffffff) < range) & (v8f(v8i(dy) & 0x7fffffff) < range);
-      separate &= in_box;
-      visible &= in_box;
-    }
-    LaneSums::add(dx, dy, ox, oy, rules::load8(k.svx + j), rules::load8(k.svy + j), separate, visible);
-  }
-};
-
-// The neighbour sums of the boids in slots [b, e) (one cell) over its block's runs, each
-// written as 8 floats (close_dx, close_dy, xpos, ypos, xvel, yvel, neighbours, 0) to
-// sums + 8 * (i - b). The portable kernel (every target_clones variant): a 16-lane chunk is
-// two 8-lane halves (lanes 0-7 and 8-15), and the reduction starts with lane l + lane l + 8.
-// (Written with 8-lane vectors because GCC lowers 64-byte vector types piecewise in a
-// target_clones function on AVX2 and below.)
-template <bool BoxTest>
-[[gnu::always_inline]] inline void cornell_cell_sums(const CornellPass& k, std::uint32_t b, std::uint32_t e,
-                                                     const BlockRuns& block, float* __restrict sums) {
-  const auto& c = *k.c;
-  // (Broadcasts written out: the rules:: helpers get lowered for the default target first.)
-  const v8f range = v8f{} + c.range, protected2 = v8f{} + c.protected2, visual2 = v8f{} + c.visual2;
-  const v8i lane = {0, 1, 2, 3, 4, 5, 6, 7};
-  for (std::uint32_t i = b; i < e; ++i) {
-    const v8f X = v8f{} + k.sx[i], Y = v8f{} + k.sy[i];
-    // Lanes 0-7 of every chunk first, then lanes 8-15: each lane's additions keep their
-    // order, and one half's seven sums fit the registers of AVX2 and SSE (both halves at
-    // once spill).
-    HalfSums<BoxTest> lo, hi;
-    for (std::uint32_t r = 0; r < 3; ++r) {
-      const std::uint32_t rb = block.run[2 * r], re = block.run[2 * r + 1];
-      for (std::uint32_t j = rb; j < re; j += kRunLanes) {
-        const v8i slot = std::int32_t(j) + lane;
-        lo.add(k, j, (slot < std::int32_t(re)) & (slot != std::int32_t(i)), X, Y, range, protected2, visual2);
-      }
-    }
-    for (std::uint32_t r = 0; r < 3; ++r) {
-      const std::uint32_t rb = block.run[2 * r], re = block.run[2 * r + 1];
-      // Only chunks with live lanes in their upper half: a dead half would add +0.0 to
-      // every lane, no change.
-      for (std::uint32_t j = rb; j + 8 < re; j += kRunLanes) {
-        const v8i slot = std::int32_t(j + 8) + lane;
-        hi.add(k, j + 8, (slot < std::int32_t(re)) & (slot != std::int32_t(i)), X, Y, range, protected2, visual2);
-      }
-    }
-    const v8f total = transpose_sum(lo.cdx + hi.cdx, lo.cdy + hi.cdy, lo.xp + hi.xp, lo.yp + hi.yp, lo.xv + hi.xv,
-                                    lo.yv + hi.yv, __builtin_convertvector(lo.count + hi.count, v8f), v8f{});
-    std::memcpy(sums + 8 * std::size_t(i - b), &total, sizeof total);
-  }
-}
-
-#ifdef FLOCKSCOPE_HAVE_AVX512_KERNEL
-using v16f = float __attribute__((vector_size(64)));
-
-// Lanes 0-7: a's lane l + lane l + 8; lanes 8-15: the same of b (the kernels' first fold).
-__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline))
-inline v16f fold_pair(__m512 a, __m512 b) {
-  return v16f(_mm512_add_ps(_mm512_shuffle_f32x4(a, b, 0x44), _mm512_shuffle_f32x4(a, b, 0xee)));
-}
-
-// transpose_sum on each 8-lane half: lane k of a half is the sum of that half of input k,
-// by the same tree.
-__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline))
-inline v16f transpose_sum_pair(v16f a, v16f b, v16f c, v16f d, v16f e, v16f f, v16f g, v16f h) {
-#define FLOCKSCOPE_LO(x, y) __builtin_shufflevector(x, y, 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30)
-#define FLOCKSCOPE_HI(x, y) __builtin_shufflevector(x, y, 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31)
-  const v16f ab = FLOCKSCOPE_LO(a, b) + FLOCKSCOPE_HI(a, b), cd = FLOCKSCOPE_LO(c, d) + FLOCKSCOPE_HI(c, d);
-  const v16f ef = FLOCKSCOPE_LO(e, f) + FLOCKSCOPE_HI(e, f), gh = FLOCKSCOPE_LO(g, h) + FLOCKSCOPE_HI(g, h);
-#undef FLOCKSCOPE_LO
-#undef FLOCKSCOPE_HI
-  const v16f abcd = __builtin_shufflevector(ab, cd, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29) +
-                    __builtin_shufflevector(ab, cd, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
-  const v16f efgh = __builtin_shufflevector(ef, gh, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29) +
-                    __builtin_shufflevector(ef, gh, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
-  return __builtin_shufflevector(abcd, efgh, 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27) +
-         __builtin_shufflevector(abcd, efgh, 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
-}
-
-// cornell_cell_sums with AVX-512: 16-lane registers and mask registers (a masked add instead
-// of and + add), two boids a pass over the runs (each chunk loaded once for both, two
-// independent chains of additions). Lane for lane the same additions in the same order as
-// the portable kernel (a masked-out lane keeps its value where the portable one adds +0.0,
-// which never differs: a sum that starts at +0.0 cannot become -0.0), so both give the same
-// bits. The count is a popcount of the visible mask, exact in any order.
-// Three of the visible sums are masked fused multiply-adds by 1.0 (x * 1 is exact, so
-// fma(x, 1, s) rounds x + s once, exactly as the add does): they run on the multiply pipes,
-// which the squares leave half idle, instead of queueing behind the subtractions, the d^2 add
-// and the other sums on the add pipes (Zen 4, measured 1.12-1.2x on the whole step; moving
-// the separation sums too, 0.95x). MaskSelf false (protected2 > 0, see step_boids): the boid's
-// own lane stays live and adds +0.0 to its separation sums, which changes no bit, so the
-// loop skips the per-chunk arithmetic that finds and clears that lane (1.04-1.08x at 1M
-// boids on 2 threads, noisy).
-template <int N, bool BoxTest, bool MaskSelf>
-__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline))
-inline void cornell_boids_avx512(const CornellPass& k, std::uint32_t i, const BlockRuns& block,
-                                 float* __restrict sums) {
-  const auto& c = *k.c;
-  const __m512 range = _mm512_set1_ps(c.range), protected2 = _mm512_set1_ps(c.protected2),
-               visual2 = _mm512_set1_ps(c.visual2);
-  const __m512 abs_mask = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff));
-  const __m512 ones = _mm512_set1_ps(1.0f);
-  __m512 X[N], Y[N], cdx[N], cdy[N], xp[N], yp[N], xv[N], yv[N];
-  std::uint32_t count[N];
-  for (int q = 0; q < N; ++q) {
-    X[q] = _mm512_set1_ps(k.sx[i + q]), Y[q] = _mm512_set1_ps(k.sy[i + q]);
-    cdx[q] = cdy[q] = xp[q] = yp[q] = xv[q] = yv[q] = _mm512_setzero_ps();
-    count[q] = 0;
-  }
-  for (std::uint32_t r = 0; r < 3; ++r) {
-    const std::uint32_t rb = block.run[2 * r], re = block.run[2 * r + 1];
-    for (std::uint32_t j = rb; j < re; j += kRunLanes) {
-      const std::uint32_t left = re - j;
-      const __mmask16 in_run = left >= kRunLanes ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
-      const __m512 ox = _mm512_loadu_ps(k.sx + j), oy = _mm512_loadu_ps(k.sy + j);
-      const __m512 ovx = _mm512_loadu_ps(k.svx + j), ovy = _mm512_loadu_ps(k.svy + j);
-      for (int q = 0; q < N; ++q) {
-        __mmask16 live = in_run;
-        if constexpr (MaskSelf) {
-          const std::uint32_t me = i + std::uint32_t(q) - j;  // wraps when i + q < j: no lane is the boid
-          if (me < kRunLanes) live = __mmask16(in_run & ~(1u << me));
-        }
-        const __m512 dx = _mm512_sub_ps(X[q], ox), dy = _mm512_sub_ps(Y[q], oy);
-        const __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
-        if constexpr (BoxTest) {
-          live = _mm512_mask_cmp_ps_mask(live, _mm512_and_ps(dx, abs_mask), range, _CMP_LT_OQ);
-          live = _mm512_mask_cmp_ps_mask(live, _mm512_and_ps(dy, abs_mask), range, _CMP_LT_OQ);
-        }
-        const __mmask16 separate = _mm512_mask_cmp_ps_mask(live, d2, protected2, _CMP_LT_OQ);
-        const __mmask16 visible = _kandn_mask16(separate, _mm512_mask_cmp_ps_mask(live, d2, visual2, _CMP_LT_OQ));
-        cdx[q] = _mm512_mask_add_ps(cdx[q], separate, cdx[q], dx);
-        cdy[q] = _mm512_mask_add_ps(cdy[q], separate, cdy[q], dy);
-        xp[q] = _mm512_mask3_fmadd_ps(ox, ones, xp[q], visible);
-        yp[q] = _mm512_mask3_fmadd_ps(oy, ones, yp[q], visible);
-        xv[q] = _mm512_mask3_fmadd_ps(ovx, ones, xv[q], visible);
-        yv[q] = _mm512_mask_add_ps(yv[q], visible, yv[q], ovy);
-        count[q] += std::uint32_t(__builtin_popcount(visible));
-      }
-    }
-  }
-  if constexpr (N == 2) {
-    // Both boids' reductions at once, boid 0 in lanes 0-7 and boid 1 in lanes 8-15 of each
-    // register: the same additions as below in half the instructions. The counts go in
-    // afterwards (a tree over one count and seven zeros is the count): the tree's last two
-    // inputs are zeros, which the compiler folds.
-    v16f total = transpose_sum_pair(fold_pair(cdx[0], cdx[1]), fold_pair(cdy[0], cdy[1]), fold_pair(xp[0], xp[1]),
-                                    fold_pair(yp[0], yp[1]), fold_pair(xv[0], xv[1]), fold_pair(yv[0], yv[1]), v16f{},
-                                    v16f{});
-    total[6] = float(count[0]);
-    total[14] = float(count[1]);
-    std::memcpy(sums, &total, sizeof total);
-    return;
-  }
-  for (int q = 0; q < N; ++q) {
-    // Lane l + lane l + 8, then the portable kernel's 8-lane tree.
-#define FLOCKSCOPE_FOLD16(v) v8f(_mm256_add_ps(_mm512_castps512_ps256(v), _mm512_extractf32x8_ps(v, 1)))
-    v8f total = transpose_sum(FLOCKSCOPE_FOLD16(cdx[q]), FLOCKSCOPE_FOLD16(cdy[q]), FLOCKSCOPE_FOLD16(xp[q]),
-                              FLOCKSCOPE_FOLD16(yp[q]), FLOCKSCOPE_FOLD16(xv[q]), FLOCKSCOPE_FOLD16(yv[q]), v8f{}, v8f{});
-    total[6] = float(count[q]);
-#undef FLOCKSCOPE_FOLD16
-    std::memcpy(sums + 8 * std::size_t(q), &total, sizeof total);
-  }
-}
-
-template <bool BoxTest, bool MaskSelf>
-__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline))
-void cornell_cell_sums_avx512(const CornellPass& k, std::uint32_t b, std::uint32_t e, const BlockRuns& block,
-                              float* __restrict sums) {
-  std::uint32_t i = b;
-  for (; i + 2 <= e; i += 2) cornell_boids_avx512<2, BoxTest, MaskSelf>(k, i, block, sums + 8 * std::size_t(i - b));
-  if (i < e) cornell_boids_avx512<1, BoxTest, MaskSelf>(k, i, block, sums + 8 * std::size_t(i - b));
-}
-#endif
-
-// Grid rows [row_begin, row_end). `sums` is this thread's staging of neighbour sums (grown
-// as needed). The sums of a row's boids are staged in slot order and the update runs eight
-// boids at a time as soon as eight are ready (the last few of a row one at a time), so
-// staging never holds more than a cell plus 8 boids.
-FLOCKSCOPE_CLONES("arch=x86-64-v4", "avx2", "default")
-void cornell_rows(const CornellPass& k, int row_begin, int row_end, std::vector<float>& sums, float* box) {
-  // The bounding box of the new positions, for the next step's grid (min/max: exact).
-  v8f min_x = v8f{} + box[0], max_x = v8f{} + box[1], min_y = v8f{} + box[2], max_y = v8f{} + box[3];
-  const UniformGrid& g = *k.grid;
-  const int nx = g.nx();
-  for (int cy = row_begin; cy < row_end; ++cy) {
-    std::uint32_t pending = g.cell_start(std::size_t(cy) * std::size_t(nx));  // first slot not updated yet
-    for (int cx = 0; cx < nx; ++cx) {
-      const std::size_t cell = std::size_t(cy) * std::size_t(nx) + std::size_t(cx);
-      const std::uint32_t b = g.cell_start(cell), e = g.cell_start(cell + 1);
-      if (b == e) continue;
-      // At the grid's edge rows the block has two runs: the third stays empty.
-      BlockRuns block{};
-      int r = 0;
-      g.for_each_neighbour_range(cx, cy, [&](std::uint32_t rb, std::uint32_t re) {
-        block.run[2 * r] = rb, block.run[2 * r + 1] = re;
-        ++r;
-      });
-      if (sums.size() < 8 * std::size_t(e - pending)) sums.resize(8 * std::size_t(e - pending) + 8 * 64);
-      float* staged = sums.data() + 8 * std::size_t(b - pending);
-#ifdef FLOCKSCOPE_HAVE_AVX512_KERNEL
-      if (k.avx512) {
-        if (k.box_test)
-          cornell_cell_sums_avx512<true, true>(k, b, e, block, staged);
-        else if (k.mask_self)
-          cornell_cell_sums_avx512<false, true>(k, b, e, block, staged);
-        else
-          cornell_cell_sums_avx512<false, false>(k, b, e, block, staged);
-      } else
-#endif
-      if (k.box_test)
-        cornell_cell_sums<true>(k, b, e, block, staged);
-      else
-        cornell_cell_sums<false>(k, b, e, block, staged);
-      // Update the ready groups of eight and move the rest to the front of the staging.
-      std::uint32_t done = 0;
-      for (; pending + done + kLanes <= e; done += kLanes) {
-        cornell_update_8(k, pending + done, sums.data() + 8 * done);
-        const v8f new_x = rules::load8(k.x + pending + done), new_y = rules::load8(k.y + pending + done);
-        min_x = select(new_x < min_x, new_x, min_x), max_x = select(new_x > max_x, new_x, max_x);
-        min_y = select(new_y < min_y, new_y, min_y), max_y = select(new_y > max_y, new_y, max_y);
-      }
-      if (done > 0) {
-        std::memmove(sums.data(), sums.data() + 8 * done, 8 * sizeof(float) * std::size_t(e - pending - done));
-        pending += done;
-      }
-    }
-    const std::uint32_t row_end_slot = g.cell_start(std::size_t(cy + 1) * std::size_t(nx));
-    for (std::uint32_t i = pending; i < row_end_slot; ++i) {
-      cornell_update_one(k, i, sums.data() + 8 * (i - pending));
-      box[0] = std::min(box[0], k.x[i]), box[1] = std::max(box[1], k.x[i]);
-      box[2] = std::min(box[2], k.y[i]), box[3] = std::max(box[3], k.y[i]);
-    }
-  }
-  for (std::uint32_t l = 0; l < kLanes; ++l) {
-    box[0] = std::min(box[0], min_x[l]), box[1] = std::max(box[1], max_x[l]);
-    box[2] = std::min(box[2], min_y[l]), box[3] = std::max(box[3], max_y[l]);
-  }
-}
 
 // FLOCKSCOPE_PORTABLE_KERNEL=1 in the environment keeps the AVX-512 kernel off (tests compare
 // both kernels' results bit for bit; benchmarks can time the portable one).
@@ -684,61 +233,6 @@ float interaction_radius(const Params& p) {
   }
   return float(std::max(p.visualRange, p.protectedRange));
 }
-
-// The rows of the grid step's boids pass, shared out for cache affinity with load balance.
-// Thread t first takes, front to back, the rows whose boids are about slots [t n / T,
-// (t + 1) n / T): the state it writes there is what the grid build's range t reads at the
-// next step, so on most of the step each core touches lines its own cache holds (handing
-// rows out in dynamic order instead made both passes slower on this 2-core VM: measured
-// 40 against 49.6 steps/s at 1M boids, the sort 6.8 against 3.5 ns a boid). A thread whose
-// share is done takes rows from the back of another share, so a dense cluster in one
-// share still spreads over all threads. Each share is a (front, back) pair in one atomic
-// word. Which thread runs a row never changes a result: each boid depends only on the
-// previous frame.
-class RowShares {
- public:
-  RowShares(const UniformGrid& grid, std::size_t n, int threads) : shares_(std::size_t(threads)) {
-    const int rows = grid.ny();
-    const std::size_t nx = std::size_t(grid.nx());
-    int begin = 0;
-    for (int t = 0; t < threads; ++t) {
-      const std::size_t next_slot = n * std::size_t(t + 1) / std::size_t(threads);
-      // The share ends at the first row starting at or after the next share's first slot.
-      const int end = t + 1 == threads ? rows
-                                       : *std::ranges::partition_point(std::views::iota(begin, rows), [&](int row) {
-                                           return grid.cell_start(std::size_t(row) * nx) < next_slot;
-                                         });
-      shares_[std::size_t(t)].range.store(pack(std::uint32_t(begin), std::uint32_t(end)), std::memory_order_relaxed);
-      begin = end;
-    }
-  }
-  // Runs f(row) for rows of the caller's own share, then for rows left in the others'.
-  template <class F>
-  void run(int thread, F&& f) {
-    const std::size_t count = shares_.size();
-    const std::size_t own = std::size_t(thread) % count;
-    for (int row; (row = take(shares_[own], true)) >= 0;) f(row);
-    for (std::size_t k = 1; k < count; ++k)
-      for (int row; (row = take(shares_[(own + k) % count], false)) >= 0;) f(row);
-  }
-
- private:
-  struct alignas(64) Share {
-    std::atomic<std::uint64_t> range{0};
-  };
-  static std::uint64_t pack(std::uint32_t front, std::uint32_t back) { return std::uint64_t(back) << 32 | front; }
-  // The share's first row (front) or last row (!front), taken out of it; -1 when it is empty.
-  static int take(Share& s, bool front) {
-    std::uint64_t r = s.range.load(std::memory_order_relaxed);
-    for (;;) {
-      const std::uint32_t first = std::uint32_t(r), end = std::uint32_t(r >> 32);
-      if (first >= end) return -1;
-      const std::uint64_t rest = front ? pack(first + 1, end) : pack(first, end - 1);
-      if (s.range.compare_exchange_weak(r, rest, std::memory_order_relaxed)) return int(front ? first : end - 1);
-    }
-  }
-  std::vector<Share> shares_;
-};
 }  // namespace
 
 void Flock::sort_into_grid(float radius, bool have_box) {
@@ -837,30 +331,48 @@ void Flock::step_boids(bool all_pairs) {
       const auto c = cornell_coeffs(p);
       const float biasval = float(p.biasval);
       if (!all_pairs) {
-        CornellPass k{&grid_, sx, sy, svx, svy, sid_.data(), x_.data(), y_.data(), vx_.data(), vy_.data(),
-                      id_.data(), bias_.data(), bias_.size(), &p, &c, biasval, predators_.data(),
-                      predators_.size(), true, true, false};
         // The box test |dx|, |dy| < range only matters if it can reject a pair that d^2 alone
         // would accept: not when range^2 (rounded as the loop rounds dx*dx) reaches both radii,
         // because rounding is monotonic, so |dx| >= range implies dx*dx + dy*dy >= range^2.
         const float range2 = c.range * c.range;
-        k.box_test = !(range2 >= c.visual2 && range2 >= c.protected2);
         // The boid itself, left in its lanes, is at dx = dy = +0.0, d^2 = 0: with protected2 > 0
         // it counts as a separation neighbour adding +0.0 to sums that are never -0.0 (they
         // start at +0.0), so nothing changes and the AVX-512 loop can skip masking it out.
-        k.mask_self = !(c.protected2 > 0.0f);
 #ifdef FLOCKSCOPE_HAVE_AVX512_KERNEL
         static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
                                    __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-        k.avx512 = avx512 && !force_portable_kernel();
+        const bool use_avx512 = avx512 && !force_portable_kernel();
+#else
+        const bool use_avx512 = false;
 #endif
+        const CornellPass k{.grid = &grid_,
+                            .sx = sx,
+                            .sy = sy,
+                            .svx = svx,
+                            .svy = svy,
+                            .sid = sid_.data(),
+                            .x = x_.data(),
+                            .y = y_.data(),
+                            .vx = vx_.data(),
+                            .vy = vy_.data(),
+                            .id = id_.data(),
+                            .bias = bias_.data(),
+                            .bias_size = bias_.size(),
+                            .p = &p,
+                            .c = &c,
+                            .biasval = biasval,
+                            .predators = predators_.data(),
+                            .predator_count = predators_.size(),
+                            .box_test = !(range2 >= c.visual2 && range2 >= c.protected2),
+                            .mask_self = !(c.protected2 > 0.0f),
+                            .avx512 = use_avx512};
         const int rows = grid_.ny();
         const float inf = std::numeric_limits<float>::infinity();
         const float empty_box[4] = {inf, -inf, inf, -inf};
         if (threads_ <= 1 || n < 4096) {  // a parallel region costs a few microseconds
           std::vector<float> sums;
           std::copy(empty_box, empty_box + 4, box_);
-          cornell_rows(k, 0, rows, sums, box_);
+          grid_step::cornell_rows(k, 0, rows, sums, box_);
         } else {
           std::vector<float> boxes(4 * std::size_t(threads_));
           for (std::size_t t = 0; t < std::size_t(threads_); ++t) std::copy(empty_box, empty_box + 4, &boxes[4 * t]);
@@ -870,7 +382,7 @@ void Flock::step_boids(bool all_pairs) {
             std::vector<float> sums;
             const int thread = omp_get_thread_num();
             float* box = boxes.data() + 4 * std::size_t(thread % threads_);
-            shares.run(thread, [&](int row) { cornell_rows(k, row, row + 1, sums, box); });
+            shares.run(thread, [&](int row) { grid_step::cornell_rows(k, row, row + 1, sums, box); });
           }
           std::copy(empty_box, empty_box + 4, box_);
           for (int t = 0; t < threads_; ++t) {
@@ -896,14 +408,8 @@ void Flock::step_boids(bool all_pairs) {
         for (const auto& pr : predators_) rules::predator_accumulate(ps, self.x - pr.x, self.y - pr.y, c);
         Boid<float> b = rules::cornell_steer(self, s, ps, c);
         const std::uint32_t id = sid_[i];
-        if (const int group = scout_group(p, id); group != 0 && id < bias_.size()) {
-          float bias = c.dynamic_bias ? bias_[id] : biasval;
-          rules::cornell_bias(b.vx, bias, group, c);
-          bias_[id] = bias;
-        }
-        rules::limit_speed(b.vx, b.vy, c.minspeed, c.maxspeed, self.vx, self.vy);
-        b.x = self.x + b.vx * c.dt;
-        b.y = self.y + b.vy * c.dt;
+        const int group = id < bias_.size() ? scout_group(p, id) : 0;
+        rules::cornell_finish(self, b, group, group != 0 ? bias_.data() + id : nullptr, biasval, c);
         store(i, b);
       });
       break;
@@ -1032,13 +538,9 @@ void Flock::step_boids_in_place() {
         rules::PredatorSums<float> ps;
         for (const auto& pr : predators_) rules::predator_accumulate(ps, self.x - pr.x, self.y - pr.y, c);
         Boid<float> b = rules::cornell_steer(self, s, ps, c);
-        if (const int group = scout_group(p, std::uint32_t(i)); group != 0 && i < bias_.size()) {
-          float bias = c.dynamic_bias ? bias_[i] : float(p.biasval);
-          rules::cornell_bias(b.vx, bias, group, c);
-          bias_[i] = bias;
-        }
-        rules::limit_speed(b.vx, b.vy, c.minspeed, c.maxspeed, self.vx, self.vy);
-        x[i] = self.x + b.vx * c.dt, y[i] = self.y + b.vy * c.dt, vx[i] = b.vx, vy[i] = b.vy;
+        const int group = i < bias_.size() ? scout_group(p, std::uint32_t(i)) : 0;
+        rules::cornell_finish(self, b, group, group != 0 ? bias_.data() + i : nullptr, float(p.biasval), c);
+        x[i] = b.x, y[i] = b.y, vx[i] = b.vx, vy[i] = b.vy;
       }
       break;
     }

@@ -511,28 +511,21 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
       rules::predator_accumulate(ps, self.x - pred_[q].x, self.y - pred_[q].y, c);
     Boid<fix> nb = rules::cornell_steer(self, s, ps, c);
     const std::uint32_t id = buf_.id[k];
-    if (id < scout_end) {
-      fix bias = c.dynamic_bias ? buf_.bias[id] : biasval_;
-      rules::cornell_bias(nb.vx, bias, id < scouts1_ ? 1 : 2, c);
-      buf_.bias[id] = bias;
-    }
-    // A guard against absurd parameter mixes: components beyond 100 px/frame would make
-    // the squared speed overflow Q16.16.
-    if (nb.vx > vmax_guard) nb.vx = vmax_guard;
-    if (nb.vx < -vmax_guard) nb.vx = -vmax_guard;
-    if (nb.vy > vmax_guard) nb.vy = vmax_guard;
-    if (nb.vy < -vmax_guard) nb.vy = -vmax_guard;
-    // limit_speed only changes a velocity whose speed is outside [min, max]; the squared
-    // test skips its square root for the others (same result, much cheaper).
-    const fix v2 = square(nb.vx) + square(nb.vy);  // = vx * vx + vy * vy (fixed.hpp)
-    if (!(v2 >= min2 && v2 <= max2)) rules::limit_speed(nb.vx, nb.vy, c.minspeed, c.maxspeed, self.vx, self.vy);
-    if (c.dt == fix(1)) {  // the Cornell rules' dt: no multiply
-      buf_.x[k] = self.x + nb.vx;
-      buf_.y[k] = self.y + nb.vy;
-    } else {
-      buf_.x[k] = self.x + nb.vx * c.dt;
-      buf_.y[k] = self.y + nb.vy * c.dt;
-    }
+    const int group = id < scout_end ? (id < scouts1_ ? 1 : 2) : 0;
+    rules::cornell_finish(self, nb, group, group != 0 ? buf_.bias + id : nullptr, biasval_, c, [&](fix& vx, fix& vy) {
+      // A guard against absurd parameter mixes: components beyond 100 px/frame would make
+      // the squared speed overflow Q16.16.
+      if (vx > vmax_guard) vx = vmax_guard;
+      if (vx < -vmax_guard) vx = -vmax_guard;
+      if (vy > vmax_guard) vy = vmax_guard;
+      if (vy < -vmax_guard) vy = -vmax_guard;
+      // limit_speed only changes a velocity whose speed is outside [min, max]; the squared
+      // test skips its square root for the others (same result, much cheaper).
+      const fix v2 = square(vx) + square(vy);  // = vx * vx + vy * vy (fixed.hpp)
+      if (!(v2 >= min2 && v2 <= max2)) rules::limit_speed(vx, vy, c.minspeed, c.maxspeed, self.vx, self.vy);
+    });
+    buf_.x[k] = nb.x;
+    buf_.y[k] = nb.y;
     buf_.vx[k] = nb.vx;
     buf_.vy[k] = nb.vy;
   }

@@ -183,6 +183,40 @@ inline void limit_speed(S& vx, S& vy, S minspeed, S maxspeed, S fallback_vx, S f
   }
 }
 
+// ---------------------------------------------------------------- the Cornell update's tail
+// What follows cornell_steer for every boid, in every engine (the float engine's kernels and
+// the board's fixed point): a scout's bias (group 1 or 2, see cornell_bias; 0: not a scout),
+// the speed limit, the move by dt. `stored_bias` is the scout's own biasval (read with dynamic
+// bias, always written back; unused when group is 0), `static_bias` the parameter's.
+// `limit(b.vx, b.vy)` clamps the speed: rules::limit_speed (the overload without it), or an
+// engine's cheaper form with the same results (the board skips the square root of a speed
+// already inside the bounds). A dt of 1 (the Cornell rules') moves without a multiply:
+// v * 1 is exact in both scalar types, so the sum is the same, and the board saves a product.
+template <class S, class Limit>
+inline void cornell_finish(const Boid<S>& self, Boid<S>& b, int group, S* stored_bias, S static_bias,
+                           const CornellCoeffs<S>& c, Limit&& limit) {
+  if (group != 0) {
+    S bias = c.dynamic_bias ? *stored_bias : static_bias;
+    cornell_bias(b.vx, bias, group, c);
+    *stored_bias = bias;
+  }
+  limit(b.vx, b.vy);
+  if (c.dt == S(1)) {
+    b.x = self.x + b.vx;
+    b.y = self.y + b.vy;
+  } else {
+    b.x = self.x + b.vx * c.dt;
+    b.y = self.y + b.vy * c.dt;
+  }
+}
+
+template <class S>
+inline void cornell_finish(const Boid<S>& self, Boid<S>& b, int group, S* stored_bias, S static_bias,
+                           const CornellCoeffs<S>& c) {
+  cornell_finish(self, b, group, stored_bias, static_bias, c,
+                 [&](S& vx, S& vy) { limit_speed(vx, vy, c.minspeed, c.maxspeed, self.vx, self.vy); });
+}
+
 // ---------------------------------------------------------------- report rules (seed 002)
 // v_sep sums displacement vectors from boids closer than D_sep; alignment and cohesion steer
 // along the unit vector toward the mean velocity / position of the boids seen (all others
