@@ -35,10 +35,10 @@ void block_sums(const PointsView& pts, std::size_t lo, std::size_t hi, Sums& out
     for (int l = 0; l < kLanes; ++l) {
       const double vx = vxs[l], vy = vys[l];
       const double sp = std::sqrt(vx * vx + vy * vy);
-      // A boid at rest (vx = vy = 0) adds no heading whatever it is divided by; a moving one
-      // has a speed of at least 1e-45 (float components), far above kTiny. So the division
-      // needs no branch and vectorises.
-      const double inv = 1.0 / std::max(sp, kTiny);
+      // A boid at rest (vx = vy = 0) adds no heading whatever it is divided by. A moving one
+      // has a speed of at least 1e-45 (float components), whose half ulp is far above kTiny,
+      // so sp + kTiny == sp exactly. No select, no branch: every clone vectorises this.
+      const double inv = 1.0 / (sp + kTiny);
       sx[l] += x[l];
       sy[l] += y[l];
       speed[l] += sp;
