@@ -4,16 +4,17 @@
 // the flock went right or left and when (SummaryOptions::decide_fraction, docs/experiments.md).
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 
 #include "cli_common.hpp"
 #include "cli_sweep.hpp"
 #include "figures.hpp"
 #include "flockscope/core/io.hpp"
+#include "flockscope/experiments/consensus.hpp"
 #include "flockscope/plot/ticks.hpp"
 
 namespace flockscope::cli {
+using namespace experiments;
 
 namespace {
 
@@ -30,23 +31,6 @@ struct ConsensusArgs {
   SweepRunArgs run;
 };
 
-// "static,dynamic" -> "false,true" (true/false accepted as well).
-std::string bias_values(const std::string& text) {
-  std::string out;
-  std::size_t b = 0;
-  for (;;) {
-    const std::size_t e = text.find(',', b);
-    std::string v = text.substr(b, e == std::string::npos ? std::string::npos : e - b);
-    if (v == "static") v = "false";
-    else if (v == "dynamic") v = "true";
-    else if (v != "true" && v != "false") throw InputError("--bias " + text + ": expected static, dynamic or both (static,dynamic)");
-    if (!out.empty()) out += ',';
-    out += v;
-    if (e == std::string::npos) return out;
-    b = e + 1;
-  }
-}
-
 void print_table(const SweepSpec& s, const std::vector<ComboSummary>& combos) {
   const auto& names = summary_metrics(s.kind);
   const auto t = std::size_t(std::find(names.begin(), names.end(), "decision_time") - names.begin());
@@ -58,7 +42,7 @@ void print_table(const SweepSpec& s, const std::vector<ComboSummary>& combos) {
       point += '=';
       point += c.labels[a];
     }
-    const Stats& dt = c.metrics[t];
+    const SampleStats& dt = c.metrics[t];
     std::printf("  %-48s scouts %3lld/%-3lld  P(right) %.2f [%.2f, %.2f]  P(left) %.2f  undecided %.2f  time to decide %s +- %s\n",
                 point.c_str(), static_cast<long long>(c.scouts1), static_cast<long long>(c.scouts2), c.right.p,
                 c.right.lo, c.right.hi, c.left.p, double(c.runs - c.right.k - c.left.k) / double(std::max<std::size_t>(1, c.runs)), plot::format_value(dt.mean, 3).c_str(),
@@ -105,37 +89,13 @@ void add_consensus_command(CLI::App& app, int& exit_code) {
       s.kind = SweepKind::Consensus;
       s.preset = a->preset;
       s.base = resolve_params(a->preset, a->sets);
-      if ((!a->informed.empty() || !a->right_share.empty()) && (!a->scouts1.empty() || !a->scouts2.empty()))
-        throw InputError("--informed/--right-share set the scout groups from shares; give them or --scouts1/--scouts2, not both");
-      // The plots' x axis is the first scout key that takes more than one value.
-      std::vector<GridAxis> scout_axes, other;
-      const std::pair<std::string, std::string> scout_keys[] = {
-          {std::string(kInformedKey), a->informed}, {std::string(kRightShareKey), a->right_share},
-          {"scouts1", a->scouts1}, {"scouts2", a->scouts2}};
-      for (const auto& [key, text] : scout_keys)
-        if (!text.empty()) scout_axes.push_back(parse_grid_axis(key + "=" + text));
-      std::stable_partition(scout_axes.begin(), scout_axes.end(), [](const GridAxis& g) { return g.values.size() > 1; });
-      if (!a->boids.empty()) other.push_back(parse_grid_axis("boids=" + a->boids));
-      if (!a->bias.empty()) other.push_back(parse_grid_axis("dynamicbias=" + bias_values(a->bias)));
-      for (const auto& g : a->grid) other.push_back(parse_grid_axis(g));
-      s.axes = scout_axes;
-      s.axes.insert(s.axes.end(), other.begin(), other.end());
+      s.axes = consensus_axes({a->boids, a->informed, a->right_share, a->scouts1, a->scouts2, a->bias, a->grid});
       s.reps = a->trials;
       s.steps = a->steps;
       s.seed = a->seed >= 0 ? std::uint64_t(a->seed) : std::uint64_t(s.base.seed);
       s.seed_mode = a->paired ? SeedMode::PerRep : SeedMode::PerRun;
       s.summary.decide_fraction = a->decide_fraction;
-      s.summary.heading_from = s.summary.heading_to = 0;
-      {
-        const std::string& w = a->heading_window;
-        const auto colon = w.find(':');
-        const char* end = w.data() + w.size();
-        const auto from = std::from_chars(w.data(), w.data() + (colon == std::string::npos ? 0 : colon), s.summary.heading_from);
-        const auto to = colon == std::string::npos ? from : std::from_chars(w.data() + colon + 1, end, s.summary.heading_to);
-        if (colon == std::string::npos || colon == 0 || from.ec != std::errc() || from.ptr != w.data() + colon ||
-            to.ec != std::errc() || to.ptr != end)
-          throw InputError("--heading-window " + w + ": expected FROM:TO in steps");
-      }
+      parse_heading_window(a->heading_window, s.summary);
       s.shard = parse_shard(a->shard);
       validate(s);
       a->run.plots = !a->no_plots;

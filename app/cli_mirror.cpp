@@ -34,11 +34,11 @@
 #include <thread>
 #include <vector>
 
-#include "board_link.hpp"
+#include "link/board_link.hpp"
 #include "flockscope/core/io.hpp"
 #include "flockscope/core/metrics.hpp"
 #include "flockscope/core/recording.hpp"
-#include "wire_params.hpp"
+#include "link/wire_params.hpp"
 
 namespace flockscope::cli {
 namespace {

@@ -8,9 +8,10 @@
 #include "cli_common.hpp"
 #include "figures.hpp"
 #include "flockscope/core/io.hpp"
-#include "flockscope/core/sweep.hpp"
+#include "flockscope/experiments/csv_table.hpp"
 
 namespace flockscope::cli {
+using namespace experiments;
 namespace fs = std::filesystem;
 
 void add_plot_command(CLI::App& app, int& exit_code) {

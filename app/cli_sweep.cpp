@@ -13,9 +13,10 @@
 #include "cli_common.hpp"
 #include "figures.hpp"
 #include "flockscope/core/io.hpp"
-#include "sweep_mpi.hpp"
+#include "flockscope/experiments/mpi.hpp"
 
 namespace flockscope::cli {
+using namespace experiments;
 namespace fs = std::filesystem;
 
 // ---------------------------------------------------------------- progress bar and Ctrl-C

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "flockscope/core/sweep.hpp"
+#include "flockscope/experiments/sweep.hpp"
 #include "flockscope/plot/plot.hpp"
 
 namespace flockscope::cli {
@@ -18,10 +18,10 @@ struct SweepRunArgs {
   plot::Size plot_size;
   const char* command = "sweep";  // for messages
   // Called once the sweep is complete (e.g. to print a table).
-  std::function<void(const std::vector<ComboSummary>&)> on_complete;
+  std::function<void(const std::vector<experiments::ComboSummary>&)> on_complete;
 };
 
 // Returns the process exit code: 0 done, 130 interrupted (resumable), 2 bad input.
-int run_sweep_command(const SweepSpec& spec, const SweepRunArgs& args);
+int run_sweep_command(const experiments::SweepSpec& spec, const SweepRunArgs& args);
 
 }  // namespace flockscope::cli

@@ -8,6 +8,7 @@
 #include "flockscope/plot/ticks.hpp"
 
 namespace flockscope::cli {
+using namespace experiments;
 namespace fs = std::filesystem;
 
 // ---------------------------------------------------------------- sizes and names
@@ -174,7 +175,7 @@ void value_of(const SweepSpec& s, const ComboSummary& c, const std::string& key,
   }
   const auto& names = summary_metrics(s.kind);
   const auto k = std::size_t(std::find(names.begin(), names.end(), key) - names.begin());
-  const Stats& st = c.metrics.at(k);
+  const SampleStats& st = c.metrics.at(k);
   mean = st.mean;
   if (key == "formed") {
     const Proportion p = proportion(std::size_t(std::llround(st.mean * double(st.n))), st.n);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "flockscope/core/run.hpp"
-#include "flockscope/core/sweep.hpp"
+#include "flockscope/experiments/sweep.hpp"
 #include "flockscope/plot/plot.hpp"
 
 namespace flockscope::cli {
@@ -26,7 +26,7 @@ struct SweepPlots {
   std::vector<std::filesystem::path> stems;
   std::string note;
 };
-SweepPlots write_sweep_plots(const std::filesystem::path& dir, const SweepSpec& s,
-                             const std::vector<ComboSummary>& combos, plot::Size size);
+SweepPlots write_sweep_plots(const std::filesystem::path& dir, const experiments::SweepSpec& s,
+                             const std::vector<experiments::ComboSummary>& combos, plot::Size size);
 
 }  // namespace flockscope::cli

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "flockscope/core/run.hpp"
-#include "sweep_mpi.hpp"
+#include "flockscope/experiments/mpi.hpp"
 
 namespace flockscope::cli {
 void add_run_command(CLI::App& app, int& exit_code);
@@ -16,6 +16,7 @@ void add_sweep_merge_command(CLI::App& app, int& exit_code);
 void add_consensus_command(CLI::App& app, int& exit_code);
 void add_plot_command(CLI::App& app, int& exit_code);
 void add_replay_command(CLI::App& app, int& exit_code);
+void add_params_command(CLI::App& app, int& exit_code);
 struct GuiArgs;
 std::shared_ptr<GuiArgs> add_gui_options(CLI::App& app);
 int run_gui_command(GuiArgs& args);
@@ -36,6 +37,7 @@ int run_command_line(int argc, char** argv) {
   flockscope::cli::add_consensus_command(app, exit_code);
   flockscope::cli::add_plot_command(app, exit_code);
   flockscope::cli::add_replay_command(app, exit_code);
+  flockscope::cli::add_params_command(app, exit_code);
   auto gui_args = flockscope::cli::add_gui_options(app);  // no subcommand: the window
   app.require_subcommand(0, 1);
   try {
@@ -57,6 +59,6 @@ int run_command_line(int argc, char** argv) {
 // Under mpirun / srun, ranks other than 0 serve rank 0's sweep and never read the command
 // line (so a bad flag is reported once, by rank 0).
 int main(int argc, char** argv) {
-  if (const auto worker_exit = flockscope::cli::mpi::enter(argc, argv)) return *worker_exit;
-  return flockscope::cli::mpi::leave(run_command_line(argc, argv));
+  if (const auto worker_exit = flockscope::experiments::mpi::enter(argc, argv)) return *worker_exit;
+  return flockscope::experiments::mpi::leave(run_command_line(argc, argv));
 }

@@ -60,7 +60,7 @@ std::vector<std::uint8_t> board_stream(std::size_t boids, int frames) {
     m.predators.predators[0] = {5000, 3000, 700, -300};
     n += enc.encode(m, std::span<std::uint8_t>(buf).subspan(n));
     m.type = fsp::MsgType::kMetrics;
-    m.metrics = {se.frame, 150.f, 320.f, 240.f, 0.3f, 4.5f};
+    m.metrics = {se.frame, 150.f, 320.f, 240.f, 0.3f, 4.5f, 0};
     n += enc.encode(m, std::span<std::uint8_t>(buf).subspan(n));
     m.type = fsp::MsgType::kStats;
     m.stats = {se.frame, 30.f, 20000, 13333, static_cast<std::uint32_t>(boids), 1000u * se.frame / 30u, 0, 0};

@@ -123,7 +123,7 @@ struct DrawSplit {
   bool erase;
 };
 DrawSplit g_draw_split{fb::kFbHeight, false};
-fb::Predator g_last_pred[fb::kMaxPredators];  // the predators drawn last frame
+fb::BoardPredator g_last_pred[fb::kMaxPredators];  // the predators drawn last frame
 std::uint32_t g_last_npred = 0;
 
 // One core's band of the drawing: the previous frame's dots and crosses cleared, the status

@@ -70,7 +70,7 @@ void LocalSource::add_boids(std::size_t n, std::uint64_t seed) {
 }
 
 // ---------------------------------------------------------------- replay
-ReplaySource::ReplaySource(Recording rec) : rec_(std::move(rec)) {
+ReplaySource::ReplaySource(Recording rec, std::string file) : rec_(std::move(rec)), file_(std::move(file)) {
   if (rec_.frames() > 0) frame_ = rec_.frame(0);
 }
 

@@ -1,7 +1,9 @@
 // BoidSource: where the window's boids come from. The window only ever talks to this seam,
 // so a local simulation, a replayed recording and a Pico over USB serial are
 // interchangeable: each exposes the current boids, predators, world, parameters and metrics,
-// and accepts parameter changes and commands (step, reset).
+// and accepts parameter changes and commands (step, reset). What a source can do beyond that
+// it says itself (capability queries, and the Timeline and BoardControls interfaces), so the
+// window offers the matching controls without asking which class it is.
 #pragma once
 
 #include <cstdint>
@@ -18,10 +20,18 @@
 
 namespace flockscope::gui {
 
+class Timeline;
+class BoardControls;
+
 class BoidSource {
  public:
   virtual ~BoidSource() = default;
-  virtual const char* kind() const = 0;  // "local", "replay", "serial"
+  // "local", "replay", "serial": the source named in a recording's header.
+  virtual const char* kind() const = 0;
+  // What the window calls it ("local flock", "replay", "board") and where it comes from (a
+  // file, a port; empty for a flock simulated here, which the window names by its preset).
+  virtual const char* title() const = 0;
+  virtual std::string origin() const { return {}; }
 
   // The boids in storage order; ids() maps slots to boid ids (nullptr: slot == id).
   virtual PointsView boids() const = 0;
@@ -49,6 +59,22 @@ class BoidSource {
   virtual bool live() const { return false; }
   // True once nothing more will come (the end of a replay).
   virtual bool ended() const { return false; }
+
+  // The flock is simulated in this process: presets load into it and it can grow (the
+  // largest-flock challenge: add_boids adds n boids without disturbing the others).
+  virtual bool simulated_here() const { return false; }
+  virtual void add_boids(std::size_t /*n*/, std::uint64_t /*seed*/) {}
+  // Whether the window may record it (a replay is a recording already).
+  virtual bool recordable() const { return true; }
+  // A live source pauses and resumes itself on command (the window's Run/Pause and space
+  // send it); accepts_commands() is false while it cannot take any (a board not connected).
+  virtual bool paused() const { return false; }
+  virtual void set_paused(bool /*paused*/) {}
+  virtual bool accepts_commands() const { return true; }
+  // A timeline to scrub (a replay), nullptr when there is none.
+  virtual Timeline* timeline() { return nullptr; }
+  // A board's link, stats and commands (a mirrored board), nullptr for the others.
+  virtual BoardControls* board() { return nullptr; }
   // Scout group per boid in storage order (0 none, 1 right, 2 left) when the source knows
   // groups rather than ids (a board sends them); nullptr otherwise.
   virtual const std::uint8_t* groups() const { return nullptr; }
@@ -80,12 +106,30 @@ class BoidSource {
   bool advance(int steps) { return advance(steps, {}); }
 };
 
+// Frames in order that the user may scrub: a replay's timeline.
+class Timeline {
+ public:
+  virtual std::size_t frames() const = 0;
+  virtual std::size_t index() const = 0;
+  virtual void seek(std::size_t i) = 0;
+  // The parameters at the start (a local flock continues from them).
+  virtual const Params& start_params() const = 0;
+  // Frame i's metrics, time and step without moving there (the plots show the whole run).
+  virtual const Metrics& metrics_at(std::size_t i) const = 0;
+  virtual double time_at(std::size_t i) const = 0;
+  virtual std::uint64_t step_at(std::size_t i) const = 0;
+
+ protected:
+  ~Timeline() = default;
+};
+
 // The flock simulated here, on the UI thread.
 class LocalSource final : public BoidSource {
  public:
   explicit LocalSource(const Params& p);
   LocalSource(const Params& p, const FlockSnapshot& initial);
   const char* kind() const override { return "local"; }
+  const char* title() const override { return "local flock"; }
   PointsView boids() const override { return view_of(flock_); }
   const std::uint32_t* ids() const override { return flock_.ids().data(); }
   std::span<const Predator> predators() const override { return flock_.predators(); }
@@ -99,9 +143,9 @@ class LocalSource final : public BoidSource {
   void reset() override;
   using BoidSource::advance;
   bool advance(int steps, const EachStep& each) override;
-
-  // Largest-flock mode: adds n boids at random places without disturbing the others.
-  void add_boids(std::size_t n, std::uint64_t seed);
+  bool simulated_here() const override { return true; }
+  // Adds n boids at random places without disturbing the others.
+  void add_boids(std::size_t n, std::uint64_t seed) override;
   const Flock& flock() const { return flock_; }
   void set_threads(int t) { flock_.set_threads(t); }
 
@@ -113,10 +157,13 @@ class LocalSource final : public BoidSource {
 };
 
 // A recording played back with a timeline.
-class ReplaySource final : public BoidSource {
+class ReplaySource final : public BoidSource, public Timeline {
  public:
-  explicit ReplaySource(Recording rec);
+  // `file`: where it was read from (shown as the source's origin).
+  explicit ReplaySource(Recording rec, std::string file = {});
   const char* kind() const override { return "replay"; }
+  const char* title() const override { return "replay"; }
+  std::string origin() const override { return file_; }
   PointsView boids() const override;
   const std::uint32_t* ids() const override { return nullptr; }
   std::span<const Predator> predators() const override { return frame_.predators; }
@@ -127,18 +174,25 @@ class ReplaySource final : public BoidSource {
   double time() const override { return frame_.time; }
   bool editable() const override { return false; }
   bool ended() const override { return rec_.frames() == 0 || index_ + 1 >= rec_.frames(); }
+  bool recordable() const override { return false; }
+  Timeline* timeline() override { return this; }
   void set_params(const Params&) override {}
   void reset() override { seek(0); }
   using BoidSource::advance;
   bool advance(int steps, const EachStep& each) override;
 
-  std::size_t frames() const { return rec_.frames(); }
-  std::size_t index() const { return index_; }
-  void seek(std::size_t i);
+  std::size_t frames() const override { return rec_.frames(); }
+  std::size_t index() const override { return index_; }
+  void seek(std::size_t i) override;
+  const Params& start_params() const override { return rec_.params(); }
+  const Metrics& metrics_at(std::size_t i) const override { return rec_.metrics(i); }
+  double time_at(std::size_t i) const override { return rec_.time(i); }
+  std::uint64_t step_at(std::size_t i) const override { return rec_.step(i); }
   const Recording& recording() const { return rec_; }
 
  private:
   Recording rec_;
+  std::string file_;
   std::size_t index_ = 0;
   RecordedFrame frame_;
 };

@@ -1,126 +1,261 @@
+// Sections: rows and the CSV | figure series | the figures
 #include "export.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
 #include "flockscope/core/io.hpp"
-#include "gui_app.hpp"
+#include "flockscope/plot/ticks.hpp"
+#include "plot_data.hpp"
+#include "series_colours.hpp"
 
 namespace flockscope::gui {
-
-std::string series_csv(const PlotData& d) {
-  std::string out = "time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,source\n";
-  const std::size_t n = d.diameter.size();
-  out.reserve(n * 140);
-  char line[320];
-  // A metric not computed for a row is an empty cell (never the last computed value).
-  auto cell = [](const std::vector<double>& v, std::size_t i, const char* fmt, char* buf, std::size_t len) {
-    if (i >= v.size() || std::isnan(v[i])) return (void)(buf[0] = 0);
-    std::snprintf(buf, len, fmt, v[i]);
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    char nn[32], cl[32];
-    cell(d.nn, i, "%.17g", nn, sizeof nn);
-    cell(d.clusters, i, "%.0f", cl, sizeof cl);
-    const bool state = i >= d.from_state.size() || d.from_state[i];
-    std::snprintf(line, sizeof line, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%s,%s\n", d.diameter.t()[i],
-                  i < d.steps.size() ? d.steps[i] : 0.0, d.diameter.y()[i], d.cx.y()[i], d.cy.y()[i],
-                  d.polarisation.y()[i], d.speed.y()[i], nn, cl, state ? "state" : "board");
-    out += line;
-  }
-  return out;
-}
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// A series as the figure gets it: every point while they are few, else the min/max band
-// per pixel column (the same decimation the live plot draws).
-plot::Series figure_series(const std::string& name, const Series& s, int columns, plot::Color c) {
-  plot::Series out;
-  out.name = name;
-  out.color = c;
-  if (s.size() == 0) return out;
-  if (s.size() <= std::size_t(4 * columns)) {
-    out.x = s.t(), out.y = s.y();
-    return out;
+plot::Color colour_of(SeriesColour c) { return plot::Color{c.r, c.g, c.b, 255}; }
+
+// The run (1, 2, ...) of each row: one more after every reset marker at or before its time.
+class RunCounter {
+ public:
+  explicit RunCounter(const std::vector<double>& resets) : resets_(resets) {}
+  int at(double t) {
+    while (next_ < resets_.size() && resets_[next_] <= t) ++next_;
+    return int(next_) + 1;
   }
-  std::vector<Series::Column> cols;
-  s.decimate(s.t().front(), s.t().back(), columns, cols);
-  for (const auto& col : cols) {
-    out.x.push_back(col.t);
-    out.y.push_back((col.lo + col.hi) / 2);
-    out.lo.push_back(col.lo);
-    out.hi.push_back(col.hi);
+
+ private:
+  const std::vector<double>& resets_;
+  std::size_t next_ = 0;
+};
+}  // namespace
+
+// ---------------------------------------------------------------- rows and the CSV
+std::pair<std::size_t, std::size_t> rows_in(const PlotData& d, double t0, double t1) {
+  const auto& t = d.diameter.t();
+  return {std::size_t(std::lower_bound(t.begin(), t.end(), t0) - t.begin()),
+          std::size_t(std::upper_bound(t.begin(), t.end(), t1) - t.begin())};
+}
+
+std::pair<std::size_t, std::size_t> rows_since_reset(const PlotData& d) {
+  const auto& t = d.diameter.t();
+  if (d.resets.empty()) return {0, t.size()};
+  return {std::size_t(std::lower_bound(t.begin(), t.end(), d.resets.back()) - t.begin()), t.size()};
+}
+
+std::string series_csv(const PlotData& d, const ShownSeries& shown, std::size_t first, std::size_t last) {
+  std::string out = "time,step";
+  for (auto [on, name] : {std::pair{shown.diameter, "diameter"}, {shown.centroid_x, "centroid_x"},
+                          {shown.centroid_y, "centroid_y"}, {shown.polarisation, "polarisation"}, {shown.speed, "mean_speed"}})
+    if (on) out += std::string(",") + name;
+  out += ",mean_nn_distance,clusters,source,run\n";
+  const std::size_t n = std::min(last, d.diameter.size());
+  if (first >= n) return out;
+  out.reserve((n - first) * 150);
+  RunCounter runs(d.resets);
+  char cell[48];
+  auto add = [&](const char* fmt, double v) {
+    std::snprintf(cell, sizeof cell, fmt, v);
+    out += cell;
+  };
+  // A metric not computed for a row is an empty cell (never the last computed value).
+  auto optional = [&](const std::vector<double>& v, std::size_t i, const char* fmt) {
+    out += ',';
+    if (i < v.size() && !std::isnan(v[i])) add(fmt, v[i]);
+  };
+  for (std::size_t i = first; i < n; ++i) {
+    const double t = d.diameter.t()[i];
+    add("%.17g", t);
+    add(",%.17g", i < d.steps.size() ? d.steps[i] : 0.0);
+    if (shown.diameter) add(",%.17g", d.diameter.y()[i]);
+    if (shown.centroid_x) add(",%.17g", d.cx.y()[i]);
+    if (shown.centroid_y) add(",%.17g", d.cy.y()[i]);
+    if (shown.polarisation) add(",%.17g", d.polarisation.y()[i]);
+    if (shown.speed) add(",%.17g", d.speed.y()[i]);
+    optional(d.nn, i, "%.17g");
+    optional(d.clusters, i, "%.0f");
+    const bool state = i >= d.from_state.size() || d.from_state[i];
+    out += state ? ",state," : ",board,";
+    out += std::to_string(runs.at(t));
+    out += '\n';
   }
   return out;
 }
 
-// Resets as vertical lines across the data's range (NaN breaks the polyline between them).
-void add_resets(plot::LinePlot& p, const std::vector<double>& resets) {
-  if (resets.empty()) return;
+// ---------------------------------------------------------------- figure series
+namespace {
+
+// Rows [first, last) of one series as the figure gets it: every point while they are few,
+// else the min/max band per pixel column; a NaN point at every reset, so no line joins one
+// run to the next.
+plot::Series figure_series(const std::string& name, const Series& s, const std::vector<double>& resets,
+                           std::size_t first, std::size_t last, int columns, SeriesColour colour) {
+  plot::Series out;
+  out.name = name;
+  out.color = colour_of(colour);
+  last = std::min(last, s.size());
+  if (first >= last) return out;
+  const auto& t = s.t();
+  const auto& y = s.y();
+  const bool banded = last - first > std::size_t(4 * columns);
+  const double t0 = t[first], scale = t[last - 1] > t0 ? columns / (t[last - 1] - t0) : 0;
+  std::size_t next_reset = std::size_t(std::upper_bound(resets.begin(), resets.end(), t0) - resets.begin());
+  double column = -1;
+  for (std::size_t i = first; i < last; ++i) {
+    if (next_reset < resets.size() && t[i] >= resets[next_reset]) {
+      while (next_reset < resets.size() && resets[next_reset] <= t[i]) ++next_reset;
+      if (!out.x.empty()) {
+        out.x.push_back(resets[next_reset - 1]), out.y.push_back(kNaN);
+        if (banded) out.lo.push_back(kNaN), out.hi.push_back(kNaN);
+        column = -1;
+      }
+    }
+    if (!banded) {
+      out.x.push_back(t[i]), out.y.push_back(y[i]);
+      continue;
+    }
+    const double c = std::floor((t[i] - t0) * scale);
+    if (c == column) {
+      out.lo.back() = std::min(out.lo.back(), y[i]);
+      out.hi.back() = std::max(out.hi.back(), y[i]);
+      out.y.back() = (out.lo.back() + out.hi.back()) / 2;
+    } else {
+      // A column is drawn at its first point's t, which keeps the line on the data.
+      column = c;
+      out.x.push_back(t[i]), out.y.push_back(y[i]), out.lo.push_back(y[i]), out.hi.push_back(y[i]);
+    }
+  }
+  return out;
+}
+
+// Vertical lines at `times` inside the plotted time range, across the data's value range.
+void add_markers(plot::LinePlot& p, const std::vector<double>& times, double t0, double t1, const char* name,
+                 SeriesColour colour, double width) {
   double lo = INFINITY, hi = -INFINITY;
   for (const auto& s : p.series)
     for (std::size_t i = 0; i < s.y.size(); ++i) {
-      lo = std::min(lo, s.lo.empty() ? s.y[i] : s.lo[i]);
-      hi = std::max(hi, s.hi.empty() ? s.y[i] : s.hi[i]);
+      const double a = s.lo.empty() ? s.y[i] : s.lo[i], b = s.hi.empty() ? s.y[i] : s.hi[i];
+      if (std::isfinite(a)) lo = std::min(lo, a);
+      if (std::isfinite(b)) hi = std::max(hi, b);
     }
   if (!(hi >= lo)) return;
   plot::Series r;
-  r.name = "reset";
-  r.color = plot::Color{220, 60, 60, 160};
-  r.line_width = 1;
-  for (double m : resets) {
+  r.name = name;
+  r.color = plot::Color{colour.r, colour.g, colour.b, 170};
+  r.line_width = width;
+  for (double m : times) {
+    if (m < t0 || m > t1) continue;
     r.x.insert(r.x.end(), {m, m, m});
     r.y.insert(r.y.end(), {lo, hi, kNaN});
   }
-  p.series.push_back(std::move(r));
+  if (!r.x.empty()) p.series.push_back(std::move(r));
 }
+
+std::string titled(const char* what, const std::string& who) { return who.empty() ? what : std::string(what) + " (" + who + ")"; }
+
 }  // namespace
 
+// ---------------------------------------------------------------- the figures
 ExportResult export_plot_files(const std::filesystem::path& folder, const std::string& stem, const PlotData& d,
-                               plot::Size size) {
+                               const ExportOptions& o) {
   ExportResult r;
+  const std::size_t n = d.diameter.size(), first = std::min(o.first, n), last = std::min(o.last, n);
   const auto csv = folder / (stem + ".csv");
-  write_text_file(csv, series_csv(d));
+  write_text_file(csv, series_csv(d, o.shown, first, last));
   r.files.push_back(csv);
-
-  const int columns = std::max(16, size.width - 120);
-  auto time_plot = [&](const char* name, const char* title, const char* y_label,
-                       std::vector<std::pair<const char*, const Series*>> lines) {
-    plot::LinePlot p;
-    p.title = title;
-    p.x.label = "time";
-    p.y.label = y_label;
-    for (std::size_t i = 0; i < lines.size(); ++i) p.series.push_back(figure_series(lines[i].first, *lines[i].second, columns, plot::palette(i)));
-    add_resets(p, d.resets);
+  if (o.params) {
+    const auto json = folder / (stem + "-preset.json");
+    save_preset(*o.params, json, o.description);
+    r.files.push_back(json);
+  }
+  const double t0 = first < last ? d.diameter.t()[first] : 0, t1 = first < last ? d.diameter.t()[last - 1] : 0;
+  auto wanted = [&](const char* name) { return o.only.empty() || o.only == name; };
+  auto write = [&](const char* name, const plot::LinePlot& p, plot::Size size) {
     const auto file = folder / (stem + "-" + name);
     plot::write_plot(file, p, size);
     r.files.push_back(file.string() + ".svg");
     r.files.push_back(file.string() + ".png");
   };
-  time_plot("diameter", "Flock diameter", "diameter (px)", {{"diameter", &d.diameter}});
-  time_plot("centroid", "Centroid", "position (px)", {{"centroid x", &d.cx}, {"centroid y", &d.cy}});
-  time_plot("polarisation", "Polarisation", "polarisation", {{"polarisation", &d.polarisation}});
-  time_plot("mean-speed", "Mean speed", "speed (px/frame)", {{"mean speed", &d.speed}});
 
-  // The centroid's path: at most a few thousand evenly strided points.
-  plot::LinePlot path;
-  path.title = "Centroid path";
-  path.x.label = "centroid x (px)";
-  path.y.label = "centroid y (px)";
-  path.equal_aspect = true;
-  plot::Series ps;
-  ps.name = "centroid";
-  const std::size_t n = d.cx.size(), stride = std::max<std::size_t>(1, n / 4000);
-  for (std::size_t i = 0; i < n; i += stride) ps.x.push_back(d.cx.y()[i]), ps.y.push_back(d.cy.y()[i]);
-  if (n > 0 && (n - 1) % stride != 0) ps.x.push_back(d.cx.y()[n - 1]), ps.y.push_back(d.cy.y()[n - 1]);
-  path.series.push_back(std::move(ps));
-  const auto file = folder / (stem + "-centroid-path");
-  plot::write_plot(file, path, size);
-  r.files.push_back(file.string() + ".svg");
-  r.files.push_back(file.string() + ".png");
+  const int columns = std::max(16, o.size.width - 120);
+  struct Line {
+    const char* name;
+    const Series* series;
+    bool shown;
+    SeriesColour colour;
+  };
+  auto time_plot = [&](const char* name, const char* title, const char* y_label, std::vector<Line> lines,
+                       std::optional<double> y_min = {}, std::optional<double> y_max = {}) {
+    if (!wanted(name)) return;
+    plot::LinePlot p;
+    p.title = titled(title, o.who);
+    p.x.label = "time t (steps x dt)";
+    p.y.label = y_label;
+    p.y.min = y_min, p.y.max = y_max;
+    for (const Line& l : lines)
+      if (l.shown) p.series.push_back(figure_series(l.name, *l.series, d.resets, first, last, columns, l.colour));
+    add_markers(p, d.param_changes, t0, t1, "parameter change", kParamChangeColour, 1);
+    add_markers(p, d.resets, t0, t1, "reset", kResetColour, 1.25);
+    p.legend = p.series.size() > 1 || lines.size() > 1;  // a lone line needs none (as in `run --plots`)
+    write(name, p, o.size);
+  };
+  time_plot("diameter", "Average flock diameter", "flock diameter D (px, mean distance to the centroid)",
+            {{"diameter", &d.diameter, o.shown.diameter, kDiameterColour}}, 0.0);
+  time_plot("centroid", "Centroid", "centroid position (px)",
+            {{"centroid x", &d.cx, o.shown.centroid_x, kCentroidXColour},
+             {"centroid y", &d.cy, o.shown.centroid_y, kCentroidYColour}});
+  time_plot("polarisation", "Polarisation", "polarisation |mean unit heading|",
+            {{"polarisation", &d.polarisation, o.shown.polarisation, kPolarisationColour}}, 0.0, 1.0);
+  time_plot("mean-speed", "Mean speed", "mean speed (px per unit of t)", {{"mean speed", &d.speed, o.shown.speed, kSpeedColour}},
+            0.0);
+
+  if (wanted("centroid-path")) {
+    // The centroid's path as the window draws it: y grows downwards, the world's box around
+    // it (widened if the centroid left it), start and end marked; at most ~4000 points.
+    plot::LinePlot path;
+    path.title = titled("Average flock path", o.who);
+    path.x.label = "centroid x (px)";
+    path.y.label = "centroid y (px, downwards as on screen)";
+    path.y.downward = true;
+    path.equal_aspect = true;
+    plot::Series ps;
+    ps.name = "centroid path";
+    ps.color = colour_of(kPathColour);
+    const std::size_t stride = std::max<std::size_t>(1, (last - std::min(first, last)) / 4000);
+    std::size_t next_reset = std::size_t(std::upper_bound(d.resets.begin(), d.resets.end(), t0) - d.resets.begin());
+    for (std::size_t i = first; i < last; ++i) {
+      const double t = d.cx.t()[i];
+      const bool after_reset = next_reset < d.resets.size() && t >= d.resets[next_reset];
+      if (after_reset) {
+        while (next_reset < d.resets.size() && d.resets[next_reset] <= t) ++next_reset;
+        if (!ps.x.empty()) ps.x.push_back(kNaN), ps.y.push_back(kNaN);
+      }
+      if (after_reset || (i - first) % stride == 0 || i + 1 == last) ps.x.push_back(d.cx.y()[i]), ps.y.push_back(d.cy.y()[i]);
+    }
+    if (o.params) {
+      const plot::Range xr = plot::finite_range(ps.x), yr = plot::finite_range(ps.y);
+      path.x.min = std::min(0.0, xr.lo), path.x.max = std::max(o.params->width, xr.hi);
+      path.y.min = std::min(0.0, yr.lo), path.y.max = std::max(o.params->height, yr.hi);
+    }
+    path.series.push_back(std::move(ps));
+    if (first < last) {
+      plot::Series start = plot::make_series("start", {d.cx.y()[first]}, {d.cy.y()[first]});
+      start.lines = false, start.markers = true, start.marker_radius = 4.5, start.color = plot::Color{44, 150, 60, 255};
+      plot::Series end = plot::make_series("end", {d.cx.y()[last - 1]}, {d.cy.y()[last - 1]});
+      end.lines = false, end.markers = true, end.marker_radius = 4.5, end.color = plot::Color{200, 40, 40, 255};
+      path.series.push_back(std::move(start));
+      path.series.push_back(std::move(end));
+    }
+    // A canvas about as wide as the world's box needs, as `flockscope run --plots` draws it.
+    plot::Size size = o.size;
+    if (o.params && o.params->height > 0)
+      size.width = std::clamp(int(std::lround((o.size.height - 90) * o.params->width / o.params->height)) + 150, 300, o.size.width);
+    write("centroid-path", path, size);
+  }
+  if (first >= last) r.note = "no points in the range: the files have no data";
   return r;
 }
 

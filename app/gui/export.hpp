@@ -1,11 +1,16 @@
-// Export of the plotted series: one CSV of every series (exact values, %.17g) and each plot
-// as SVG and PNG through flockscope::plot, the writers `flockscope run --plots` uses too.
+// Export of the plotted series: a CSV of the exported rows (exact values, %.17g) and each plot
+// as SVG and PNG through flockscope::plot, in the conventions of `flockscope run --plots`
+// (titles naming the preset, seed and boid count, "time t (steps x dt)", start and end
+// markers on the path), with the window's colours and the world's y axis pointing down.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "flockscope/core/params.hpp"
 #include "flockscope/plot/plot.hpp"
 
 namespace flockscope::gui {
@@ -17,17 +22,54 @@ struct ExportResult {
   std::string note;
 };
 
-// Writes FOLDER/STEM.csv and FOLDER/STEM-<plot>.svg/.png for the diameter, centroid,
-// centroid path, polarisation and mean-speed plots. Long series are reduced to a min/max
-// band of two points a pixel column before they reach the figure (the CSV keeps every
-// point). Throws (naming the file) when the folder is not writable.
+// The lines a user can hide on the plots; a hidden one is left out of the CSV and the figures.
+struct ShownSeries {
+  bool diameter = true, centroid_x = true, centroid_y = true, polarisation = true, speed = true;
+};
+
+// The plots by file name: STEM-<name>.svg/.png.
+inline constexpr const char* kExportPlots[] = {"diameter", "centroid", "centroid-path", "polarisation", "mean-speed"};
+
+struct ExportOptions {
+  plot::Size size{900, 500};
+  // The rows exported: plotted points [first, last) (the visible range, the run since the
+  // last reset); last beyond the data means to the end.
+  std::size_t first = 0, last = std::size_t(-1);
+  ShownSeries shown;
+  std::string only;  // one of kExportPlots, or empty: all of them
+  // "report-baseline, seed 7, N = 2000": named in every title (empty: not named).
+  std::string who;
+  // Written as STEM-preset.json (loadable by --preset FILE) when given; its world's size
+  // also frames the centroid path.
+  std::optional<Params> params;
+  std::string description;  // the preset's description
+};
+
+// Writes FOLDER/STEM.csv, FOLDER/STEM-<plot>.svg/.png (all plots or the one asked for) and
+// FOLDER/STEM-preset.json. Long series are reduced to a min/max band of two points a pixel
+// column before they reach the figure (the CSV keeps every point). Throws (naming the file)
+// when the folder is not writable.
 ExportResult export_plot_files(const std::filesystem::path& folder, const std::string& stem, const PlotData& d,
-                               plot::Size size = {900, 500});
+                               const ExportOptions& o);
+inline ExportResult export_plot_files(const std::filesystem::path& folder, const std::string& stem, const PlotData& d,
+                                      plot::Size size = {900, 500}) {
+  ExportOptions o;
+  o.size = size;
+  return export_plot_files(folder, stem, d, o);
+}
 
 // The CSV text alone, one row per plotted point:
-// time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,source
+// time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,source,run
 // (mean_nn_distance and clusters empty where they were not computed for that step; source is
-// `state` when the metrics came from every boid, `board` when a board's own metrics stood in).
-std::string series_csv(const PlotData& d);
+// `state` when the metrics came from every boid, `board` when a board's own metrics stood in;
+// run counts from 1 and goes up at every reset, where step restarts while time goes on).
+// A hidden series' column is left out; rows outside [first, last) too.
+std::string series_csv(const PlotData& d, const ShownSeries& shown = {}, std::size_t first = 0,
+                       std::size_t last = std::size_t(-1));
+
+// The rows [first, last) of the points with plot time in [t0, t1]; of the points since the
+// last reset.
+std::pair<std::size_t, std::size_t> rows_in(const PlotData& d, double t0, double t1);
+std::pair<std::size_t, std::size_t> rows_since_reset(const PlotData& d);
 
 }  // namespace flockscope::gui

@@ -6,21 +6,30 @@
 // clicks into requests), update (apply requests, simulate or replay, metrics, recording),
 // draw (the flock's geometry in one SDL_RenderGeometryRaw call, the plots and overlays, then
 // ImGui's draw data). The simulation never runs inside drawing code.
+//
+// The panels live in their own files: the control panel (controls_panel.cpp: source, run,
+// presets, stats, record, export) hosts the ParameterPanel and the SerialPanel; the
+// FlockView and the PlotsPanel fill the rest of the window. SourceRecorder records,
+// LargestFlock runs the lab's challenge. What the source can do, the source says (BoidSource).
 #pragma once
 
 #include <array>
 #include <chrono>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "boid_source.hpp"
-#include "serial_source.hpp"
-#include "flock_geometry.hpp"
-#include "plot_widget.hpp"
+#include "flock_view.hpp"
+#include "largest_flock.hpp"
+#include "panel_support.hpp"
+#include "parameter_panel.hpp"
+#include "plot_data.hpp"
+#include "plots_panel.hpp"
+#include "serial_panel.hpp"
+#include "source_recorder.hpp"
 
 struct SDL_Window;
 struct SDL_Renderer;
@@ -38,27 +47,6 @@ struct GuiOptions {
   bool use_ini = true;     // imgui.ini and settings.json under $XDG_CONFIG_HOME/flockscope
   bool vsync = true;
   bool start_running = true;
-};
-
-// The plotted series: one point per step of the source (every simulation step, every board
-// frame received), whether or not the window drew it.
-struct PlotData {
-  Series diameter, cx, cy, polarisation, speed;
-  std::vector<double> steps;    // the source's step number of each point
-  // Nearest-neighbour distance and clusters of each point; NaN where they were not computed
-  // for that step (they cost more: once per drawn frame).
-  std::vector<double> nn, clusters;
-  // Per point: 1 when its metrics came from all of the state, 0 when a board's own metrics
-  // message stood in (a partial frame, a board sending no state).
-  std::vector<std::uint8_t> from_state;
-  // The stretches of plot time whose points are a board's own metrics (shaded on the plots).
-  std::vector<TimeSpan> board_spans;
-  std::vector<double> resets;   // plot times of resets (vertical markers)
-  double time_offset = 0;       // plot time continues across resets
-  void clear();
-  // Notes where the point just pushed at plot time t got its metrics: board points next to
-  // each other make one shaded span.
-  void mark_source(double t, bool state);
 };
 
 // Per-frame timings in milliseconds.
@@ -89,30 +77,40 @@ class GuiApp {
   BoidSource& source() { return *source_; }
   void set_source(std::unique_ptr<BoidSource> s);
   PlotData& plots() { return plots_; }
+  const PlotData& previous_plots() const { return previous_plots_; }
   const FrameTimes& times() const { return times_; }
   bool running() const { return running_; }
   void set_running(bool r) { running_ = r; }
   void set_steps_per_frame(int n) { steps_per_frame_ = n; }
+  // The plot time of a replay's current frame (the plots' playhead); NaN for other sources.
+  double playhead();
 
   // The last message shown in the window (errors in red) and whether it is an error.
-  const std::string& message() const { return message_; }
-  bool message_is_error() const { return message_error_; }
+  const std::string& message() const { return messages_.text(); }
+  bool message_is_error() const { return messages_.is_error(); }
+  // What the panel names a flock simulated here by: its preset, or where its parameters came
+  // from (a board, a recording).
+  const std::string& preset_label() const { return preset_name_; }
 
   // Where a named widget was drawn last frame ("param:visualRange", "button:Reset", ...),
   // for tests that click and drag like a user.
-  struct Rect {
-    float x0, y0, x1, y1;
-    float cx() const { return (x0 + x1) / 2; }
-    float cy() const { return (y0 + y1) / 2; }
-  };
-  std::optional<Rect> item_rect(const std::string& name) const;
+  using Rect = WidgetRect;
+  std::optional<Rect> item_rect(const std::string& name) const { return rects_.find(name); }
   // The flock view's canvas and the world-to-screen transform used to draw it last frame.
-  Rect view_rect() const { return view_rect_; }
-  ViewTransform view_transform() const { return xf_; }
+  Rect view_rect() const { return view_.rect(); }
+  ViewTransform view_transform() const { return view_.transform(); }
 
   // Actions the panels offer, callable directly (tests, the command line).
+  // A preset is a new experiment: its world and seed apply now and the plots start empty.
   void load_preset_file(const std::string& name_or_file);
+  // Exports with the Export section's choices (rows, plots); the files written are in
+  // last_export().
   void export_all(const std::filesystem::path& folder);
+  const std::vector<std::filesystem::path>& last_export() const { return last_export_; }
+  // Empties the plots (the flock goes on; its next step is the first point).
+  void clear_plots();
+  // A plot's view (0 diameter, 1 centroid, 2 polarisation, 3 speed, 4 path) as drawn last frame.
+  const PlotView& plot_view(std::size_t i) const { return plots_panel_.view(i); }
   void start_recording(const std::filesystem::path& file);
   void stop_recording();
   void open_replay(const std::filesystem::path& file);
@@ -127,20 +125,25 @@ class GuiApp {
 
  private:
   void process_events();
+  // controls_panel.cpp
   void controls_panel();
-  void parameter_widgets();
-  bool serial_panel();  // true: it switched sources
+  void toolbar();
+  void status_line();
+  void scrolled_controls();
+  void undo();
   void update();
-  void flock_view_panel();
-  void plots_panel();
   void draw();
-  void push_plot_point();
+  void push_plot_point();  // the source's current step
+  // One plot point; returns its plot time.
+  double push_point(const Metrics& m, double time, std::uint64_t step, bool neighbours = true, bool from_state = true);
   void record_frame();
-  void note(std::string text, bool error = false);
-  void remember(const std::string& name);
-  void fit_camera();
-  void largest_flock_update(double now);
+  void note(std::string text, bool error = false) { messages_.note(std::move(text), error); }
+  double seconds() const;  // since the window opened
   void save_settings();
+  void export_panel();  // controls_panel.cpp
+  void open_folder(const std::string& dir);
+  void note_missing_port(double now);
+  std::string stale_view_text();
 
   GuiOptions opt_;
   SDL_Window* window_ = nullptr;
@@ -152,6 +155,10 @@ class GuiApp {
   std::unique_ptr<BoidSource> source_;
   std::string preset_name_;
   Params edit_;               // what the sliders show (the source's pending parameters)
+  Params reference_;          // the last preset loaded (defaults else): a right-click restores it
+  std::vector<Params> undo_;  // edit_ before each of the user's last changes, newest last
+  bool editing_ = false;      // a change is under way (a drag): it makes one undo step
+  bool undo_requested_ = false;
   std::uint64_t params_revision_ = 0;
   bool params_changed_ = false, reset_requested_ = false, step_requested_ = false;
   bool running_ = true;
@@ -163,40 +170,35 @@ class GuiApp {
   float mouse_x_ = -1e30f, mouse_y_ = -1e30f;
   std::array<bool, 3> mouse_down_{}, mouse_clicked_{};
 
-  // Flock view camera: world point at the canvas centre, pixels per world unit.
-  double cam_x_ = 320, cam_y_ = 240, zoom_ = 1;
-  bool cam_fit_ = true, cam_follow_ = false, show_path_ = true, show_margins_ = true;
-  Rect view_rect_{0, 0, 1, 1};
-  ViewTransform xf_;
-  std::vector<float> xy_;
-  std::vector<Rgba> colours_;
-  std::vector<std::pair<float, float>> centroid_trail_;
-
+  FlockView view_;
   PlotData plots_;
-  std::array<PlotView, 6> plot_views_{};
-  bool show_cx_ = true, show_cy_ = true, show_d_ = true, show_pol_ = true, show_speed_ = true;
+  PlotData previous_plots_;     // the run before the last preset loaded ...
+  bool show_previous_ = false;  // ... drawn in grey when asked for
+  std::vector<double> frame_times_;  // a replay's plot time of each frame
+  PlotsPanel plots_panel_;
+  ParameterPanel parameter_panel_;
+  SerialPanel serial_panel_;
 
   FrameTimes times_;
   std::chrono::steady_clock::time_point start_, last_frame_;
   double fps_ = 0;
   std::uint64_t frame_count_ = 0;
 
-  // Largest-flock mode: grow while the frame rate holds the target.
-  bool largest_ = false;
-  float target_fps_ = 30;
-  double largest_since_ = 0;
-  int largest_frames_ = 0, largest_below_ = 0;
-  std::size_t largest_best_ = 0;
-
-  std::unique_ptr<RecordingWriter> recorder_;
-  Params recorded_params_;
-  std::string replay_path_;
-  std::string port_path_;
-  std::vector<std::pair<std::string, std::string>> port_list_;  // path, label
-  double ports_listed_at_ = -1e9;
-  int boid_count_request_ = 2000;
+  LargestFlock largest_;
+  SourceRecorder recorder_;
+  std::string replay_path_;  // the replay field: the last recording made or opened
   std::string export_dir_;
+  int export_rows_ = 0;      // 0 everything, 1 the visible range, 2 since the last Reset
+  int export_plot_ = 0;      // 0 all plots, else kExportPlots[export_plot_ - 1]
+  std::vector<std::filesystem::path> last_export_;
+  std::string exported_to_;    // the folder "Open folder" opens
+  std::vector<int> children_;  // xdg-open processes not yet reaped
+  std::uint64_t last_change_frame_ = 0;  // a drag's changes make one marker, at its start
+  double missing_port_checked_ = -1e9;
+  std::string missing_port_noted_;
+  std::string export_dir_saved_;  // the last folder that took a file: settings.json keeps it
   std::string preset_path_;
+  std::vector<std::pair<std::string, std::string>> preset_descriptions_;  // name, description
 
   struct Shot {
     std::filesystem::path file;
@@ -204,9 +206,8 @@ class GuiApp {
   };
   std::vector<Shot> shots_;
 
-  std::string message_;
-  bool message_error_ = false;
-  std::map<std::string, Rect> rects_;
+  Messages messages_;
+  WidgetRects rects_;
 };
 
 // The window's main loop until the user quits; `frames` > 0 draws that many frames, saves

@@ -80,7 +80,8 @@ namespace {
 constexpr ImU32 kFrameBg = IM_COL32(24, 26, 32, 255);
 constexpr ImU32 kGrid = IM_COL32(255, 255, 255, 22);
 constexpr ImU32 kAxisText = IM_COL32(170, 175, 185, 255);
-constexpr ImU32 kMarker = IM_COL32(255, 90, 90, 150);
+constexpr ImU32 kMarker = IM_COL32(255, 90, 90, 150);       // a reset
+constexpr ImU32 kChange = IM_COL32(150, 170, 200, 110);     // a live parameter change
 constexpr ImU32 kBand = IM_COL32(255, 170, 40, 45);         // a board's own metrics stood in
 constexpr ImU32 kBandLegend = IM_COL32(255, 180, 60, 255);
 
@@ -171,7 +172,8 @@ void draw_axes(const Frame& f, const PlotView& v, const char* x_label, bool flip
 
 // ---------------------------------------------------------------- time_plot
 void time_plot(const char* id, const char* title, const char* x_label, PlotView& v, std::span<PlotLine> lines,
-               std::span<const double> markers, ImVec2 size, std::span<const TimeSpan> bands, const char* band_label) {
+               std::span<const double> markers, ImVec2 size, std::span<const TimeSpan> bands, const char* band_label,
+               double playhead, std::span<const double> changes) {
   ImGui::PushID(id);
   Frame f = begin_plot("##plot", title, v, size, false);
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -211,17 +213,34 @@ void time_plot(const char* id, const char* title, const char* x_label, PlotView&
     dl->AddRectFilled(ImVec2(x0, f.p0.y), ImVec2(x1, f.p1.y), kBand);
     band_shown = true;
   }
+  for (double m : changes)
+    if (m >= v.x0 && m <= v.x1) dl->AddLine(ImVec2(sx(m), f.p0.y), ImVec2(sx(m), f.p1.y), kChange, 1.0f);
   for (double m : markers)
     if (m >= v.x0 && m <= v.x1) dl->AddLine(ImVec2(sx(m), f.p0.y), ImVec2(sx(m), f.p1.y), kMarker, 1.5f);
+  if (playhead >= v.x0 && playhead <= v.x1)
+    dl->AddLine(ImVec2(sx(playhead), f.p0.y), ImVec2(sx(playhead), f.p1.y), IM_COL32(240, 240, 240, 200), 1.5f);
   static thread_local std::vector<ImVec2> pts;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (!*lines[i].visible || cols[i].empty()) continue;
+    // Drawn in pieces: ImGui 1.86 uses 16-bit indices per draw command.
+    auto flush = [&] {
+      for (std::size_t s = 0; s + 1 < pts.size(); s += 4000)
+        dl->AddPolyline(pts.data() + s, int(std::min<std::size_t>(4001, pts.size() - s)), lines[i].colour, 0, 1.5f);
+      pts.clear();
+    };
     // Each column contributes its range as a vertical stroke; entering at the end nearer
-    // the previous point keeps a noisy series looking like a band, not a zigzag.
+    // the previous point keeps a noisy series looking like a band, not a zigzag. A reset
+    // ends the line: the next run starts a new one.
     pts.clear();
     float prev = sy(cols[i].front().lo);
+    std::size_t next_reset = std::size_t(std::upper_bound(markers.begin(), markers.end(), cols[i].front().t) - markers.begin());
     for (const auto& c : cols[i]) {
       if (!std::isfinite(c.lo)) continue;
+      if (next_reset < markers.size() && c.t >= markers[next_reset]) {
+        flush();
+        while (next_reset < markers.size() && markers[next_reset] <= c.t) ++next_reset;
+        prev = sy(c.lo);
+      }
       const float x = sx(c.t), a = sy(c.lo), b = sy(c.hi);
       if (std::fabs(a - prev) <= std::fabs(b - prev)) {
         pts.emplace_back(x, a);
@@ -233,9 +252,7 @@ void time_plot(const char* id, const char* title, const char* x_label, PlotView&
         prev = a;
       }
     }
-    // Drawn in pieces: ImGui 1.86 uses 16-bit indices per draw command.
-    for (std::size_t s = 0; s + 1 < pts.size(); s += 4000)
-      dl->AddPolyline(pts.data() + s, int(std::min<std::size_t>(4001, pts.size() - s)), lines[i].colour, 0, 1.5f);
+    flush();
   }
   dl->PopClipRect();
 
@@ -244,9 +261,11 @@ void time_plot(const char* id, const char* title, const char* x_label, PlotView&
   ImVec2 lp(f.outer0.x + ImGui::CalcTextSize(title).x + 1.6f * fh, f.outer0.y + 0.2f * fh);
   ImGuiIO& io = ImGui::GetIO();
   dl->PushClipRect(f.outer0, f.outer1, true);  // a narrow plot cuts its legend, not its neighbour
+  v.legend.clear();
   for (auto& l : lines) {
     const ImVec2 ts = ImGui::CalcTextSize(l.name);
     const ImVec2 b0 = lp, b1(lp.x + fh + ts.x, lp.y + fh);
+    v.legend.push_back({l.name, b0.x, b0.y, b1.x, b1.y});
     const bool over = io.MousePos.x >= b0.x && io.MousePos.x <= b1.x && io.MousePos.y >= b0.y && io.MousePos.y <= b1.y;
     if (over && f.hovered && ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 16.0f)
       *l.visible = !*l.visible;

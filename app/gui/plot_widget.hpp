@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -57,6 +58,12 @@ struct PlotView {
   bool autofit_x = true, autofit_y = true;
   double x0 = 0, x1 = 1, y0 = 0, y1 = 1;
   std::size_t last_columns = 0;  // decimated columns drawn last frame (the stats show it)
+  // Where each legend entry was drawn last frame (tests click them as a user would).
+  struct LegendBox {
+    std::string name;
+    float x0, y0, x1, y1;
+  };
+  std::vector<LegendBox> legend;
 };
 
 // A stretch of time shaded on a time plot.
@@ -64,12 +71,15 @@ struct TimeSpan {
   double t0, t1;
 };
 
-// A time plot: every visible line against t, vertical markers at `markers` (reset times),
-// and `bands` shaded amber with a legend entry `band_label` (the stretches whose values are a
-// board's own metrics rather than computed from its whole state).
+// A time plot: every visible line against t, red vertical markers at `resets` (no line joins
+// the points either side of one), `bands` shaded amber with a legend entry `band_label` (the
+// stretches whose values are a board's own metrics rather than computed from its whole
+// state), a white line at `playhead` (a replay's current frame; NaN: none), and thin grey
+// markers at `changes` (live parameter changes). Times ascending.
 void time_plot(const char* id, const char* title, const char* x_label, PlotView& view, std::span<PlotLine> lines,
-               std::span<const double> markers, ImVec2 size, std::span<const TimeSpan> bands = {},
-               const char* band_label = nullptr);
+               std::span<const double> resets, ImVec2 size, std::span<const TimeSpan> bands = {},
+               const char* band_label = nullptr, double playhead = std::numeric_limits<double>::quiet_NaN(),
+               std::span<const double> changes = {});
 
 // A path plot: y against x of two series sampled together (the centroid's path), at most
 // `max_points` points (evenly strided), the newest point marked, y growing downwards like

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
-#include "wire_params.hpp"
+#include "link/wire_params.hpp"
 
 namespace flockscope::gui {
 
@@ -94,6 +95,12 @@ void SerialSource::show_frame(link::MirroredFrame&& f, bool neighbours) {
   // No group bits from this board: every boid plain (board order is not id order, so the
   // window must not colour scouts by slot).
   if (frame_.groups.size() != frame_.size()) frame_.groups.assign(frame_.size(), 0);
+  // The board's boid count as its stats give it (it may spawn or drop boids by itself): the
+  // boids slider shows the count the stats show.
+  if (frame_.has_stats && have_params_ && std::int64_t(frame_.stats.boid_count) != board_.boids) {
+    board_.boids = requested_.boids = std::int64_t(frame_.stats.boid_count);
+    ++revision_;
+  }
   const MetricsOptions o = window_metrics_options(frame_.size(), neighbours);
   metrics_ = link::metrics_of(frame_, cluster_radius(board_), o);
   neighbours_ = o.nearest_neighbour;
@@ -120,10 +127,13 @@ void SerialSource::on_event(link::LinkEvent& e) {
     on_done(*d);
   } else if (auto* l = std::get_if<link::BoardLog>(&e)) {
     if (l->level >= protocol::LogLevel::kWarn) note("board: " + l->text, true);
+    last_log_ = l->text;  // a refusal's reason comes just before it
   }
 }
 
 void SerialSource::on_done(const link::RequestDone& d) {
+  // A log line names the reason of the answer right after it, of no later one.
+  const std::string log = std::exchange(last_log_, {});
   const auto it = pending_.find(d.request);
   if (it == pending_.end()) return;
   const Sent sent = it->second;
@@ -143,12 +153,20 @@ void SerialSource::on_done(const link::RequestDone& d) {
         }
         if (in_force && d.status == protocol::Status::kOk) board_value(*def, *in_force);
         return;  // ok_at_reset: in force after the next reset; the slider already shows it
-      case link::Outcome::kRejected:
-        note("the board rejected " + name + " = " + link::describe_wire(d.sent) + ": " + link::describe_status(d.status) +
-                 "; back to " + link::describe_wire(d.value),
+      case link::Outcome::kRejected: {
+        // What the board allows: its own words when its log just named this parameter
+        // ("visualRange: this board allows 0 to 127"), else what the status implies.
+        std::string why = link::describe_status(d.status);
+        if (log.starts_with(name + ": "))
+          why += ": " + log.substr(name.size() + 2);
+        else if (d.status == protocol::Status::kOutOfRange)
+          why += ": the board's limit is narrower than this app's " + describe_range(*def);
+        note("the board refused " + name + " = " + link::describe_wire(d.sent) + " (" + why + "); it keeps " +
+                 link::describe_wire(d.value),
              true);
         if (in_force) board_value(*def, *in_force);
         break;
+      }
       case link::Outcome::kUnanswered: note("the board did not acknowledge " + name + "; back to its value", true); break;
       case link::Outcome::kNotConnected: note(name + " not sent: the board is not connected", true); break;
     }

@@ -14,18 +14,35 @@
 #include <set>
 #include <string>
 
-#include "board_link.hpp"
+#include "link/board_link.hpp"
 #include "boid_source.hpp"
 
 namespace flockscope::gui {
 
-class SerialSource final : public BoidSource {
+// What the window's board panel shows and sends beyond parameters: the link's state and
+// counters, the board's own stats, and the commands that are not parameters.
+class BoardControls {
+ public:
+  virtual const std::string& port() const = 0;
+  virtual link::LinkStatus link_status() const = 0;
+  virtual const link::MirroredFrame& frame() const = 0;
+  virtual bool board_predators() const = 0;
+  virtual void set_boid_count(std::uint32_t n) = 0;
+  virtual void set_predators(bool on) = 0;
+
+ protected:
+  ~BoardControls() = default;
+};
+
+class SerialSource final : public BoidSource, public BoardControls {
  public:
   // Starts connecting to `port` at once (and keeps trying: the board may come later).
   // `shown` are the parameters shown until the board's own arrive.
   SerialSource(const std::string& port, const Params& shown, link::LinkOptions options = {});
 
   const char* kind() const override { return "serial"; }
+  const char* title() const override { return "board"; }
+  std::string origin() const override { return port_; }
   PointsView boids() const override { return link::view_of(frame_); }
   const std::uint32_t* ids() const override { return nullptr; }
   const std::uint8_t* groups() const override { return frame_.size() ? frame_.groups.data() : nullptr; }
@@ -40,6 +57,9 @@ class SerialSource final : public BoidSource {
 
   bool editable() const override { return connected(); }
   bool live() const override { return true; }
+  bool paused() const override { return board_paused(); }
+  bool accepts_commands() const override { return connected(); }
+  BoardControls* board() override { return this; }
   bool param_pending(std::uint16_t id) const override { return pending_ids_.count(id) > 0; }
   bool has_param(std::uint16_t id) const override { return !have_params_ || on_board_.count(id) > 0; }
   std::optional<double> outside_value(std::uint16_t id) const override;
@@ -56,16 +76,16 @@ class SerialSource final : public BoidSource {
   bool advance(int steps, const EachStep& each) override;
 
   // Commands.
-  void set_paused(bool paused);
-  void set_boid_count(std::uint32_t n);
-  void set_predators(bool on);
+  void set_paused(bool paused) override;
+  void set_boid_count(std::uint32_t n) override;
+  void set_predators(bool on) override;
 
   bool connected() const { return state_ == link::LinkState::kConnected && have_params_; }
   bool board_paused() const { return frame_.has_stats && (frame_.stats.flags & protocol::kStatsFlagPaused); }
-  bool board_predators() const { return frame_.has_stats && (frame_.stats.flags & protocol::kStatsFlagPredators); }
-  const link::MirroredFrame& frame() const { return frame_; }
-  link::LinkStatus link_status() const { return link_.status(); }
-  const std::string& port() const { return port_; }
+  bool board_predators() const override { return frame_.has_stats && (frame_.stats.flags & protocol::kStatsFlagPredators); }
+  const link::MirroredFrame& frame() const override { return frame_; }
+  link::LinkStatus link_status() const override { return link_.status(); }
+  const std::string& port() const override { return port_; }
   std::size_t requests_pending() const { return pending_.size(); }
 
  private:
@@ -93,6 +113,7 @@ class SerialSource final : public BoidSource {
   std::map<std::uint16_t, double> outside_;  // parameter id -> the board's value outside our range
   std::uint64_t revision_ = 0;
   std::vector<Note> notes_;
+  std::string last_log_;  // the board's log line since the last answer to a request
 };
 
 }  // namespace flockscope::gui

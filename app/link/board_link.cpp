@@ -1,4 +1,4 @@
-#include "board_link.hpp"
+#include "link/board_link.hpp"
 
 #include <asio/io_context.hpp>
 #include <asio/post.hpp>
@@ -10,7 +10,7 @@
 #include <map>
 #include <sys/ioctl.h>
 
-#include "wire_text.hpp"
+#include "link/wire_text.hpp"
 
 namespace flockscope::link {
 
@@ -397,7 +397,13 @@ struct BoardLink::Impl {
           push(f);
         });
         break;
-      default: break;  // unknown types: counted by the decoder, nothing to do
+      // Handled above, or the app's own requests coming back (a loop-back): nothing to do.
+      // No default: a new message is a -Wswitch error here until the link decides on it.
+      // Unknown types match no case (the decoder has counted them).
+      case MsgType::kHello:
+      case MsgType::kParamChange:
+      case MsgType::kCommand:
+        break;
     }
   }
 

@@ -30,7 +30,7 @@
 #include <variant>
 #include <vector>
 
-#include "frame_assembler.hpp"
+#include "link/frame_assembler.hpp"
 #include "flockscope/protocol/protocol.hpp"
 
 namespace flockscope::link {

@@ -1,4 +1,4 @@
-#include "frame_assembler.hpp"
+#include "link/frame_assembler.hpp"
 
 #include <algorithm>
 
@@ -147,7 +147,14 @@ void FrameAssembler::add(const Message& m, const Emit& emit) {
         cur_.x.clear(), cur_.y.clear(), cur_.vx.clear(), cur_.vy.clear(), cur_.groups.clear(), known_.clear();
       finish(emit);
       return;
-    default: return;
+    // Not parts of a frame. No default: a new message is a -Wswitch error here.
+    case MsgType::kHello:
+    case MsgType::kParamSet:
+    case MsgType::kParamChange:
+    case MsgType::kAck:
+    case MsgType::kCommand:
+    case MsgType::kLog:
+      return;
   }
 }
 

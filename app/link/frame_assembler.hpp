@@ -28,7 +28,7 @@ struct MirroredFrame {
   std::vector<Predator> predators;
   bool state_complete = false;         // every chunk of this frame arrived
   bool has_metrics = false, has_stats = false;
-  protocol::Metrics metrics{};
+  protocol::BoardMetrics metrics{};
   protocol::Stats stats{};
   std::size_t size() const { return x.size(); }
 };

@@ -1,4 +1,4 @@
-#include "ports.hpp"
+#include "link/ports.hpp"
 
 #include <algorithm>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "wire_params.hpp"
+#include "link/wire_params.hpp"
 
 #include <algorithm>
 #include <cmath>

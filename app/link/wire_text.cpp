@@ -1,4 +1,4 @@
-#include "wire_text.hpp"
+#include "link/wire_text.hpp"
 
 #include <cstdint>
 #include <cstdio>

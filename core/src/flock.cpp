@@ -23,6 +23,7 @@
 #define FLOCKSCOPE_HAVE_AVX512_KERNEL 1
 #endif
 
+#include "flockscope/core/fnv1a.hpp"
 #include "flockscope/core/rng.hpp"
 #include "flockscope/core/spawn.hpp"
 #include "flockscope/core/rules.hpp"
@@ -1119,23 +1120,13 @@ FlockSnapshot Flock::snapshot() const {
   return s;
 }
 
-namespace {
-struct Fnv1a {
-  std::uint64_t h = 1469598103934665603ULL;
-  void add_bytes(const void* data, std::size_t len) {
-    const auto* b = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < len; ++i) h = (h ^ b[i]) * 1099511628211ULL;
-  }
-  void add(float v) { add_bytes(&v, sizeof v); }
-};
-}  // namespace
-
 std::uint64_t Flock::state_hash() const {
   const FlockSnapshot s = snapshot();
   Fnv1a f;
-  for (std::size_t i = 0; i < s.size(); ++i) f.add(s.x[i]), f.add(s.y[i]), f.add(s.vx[i]), f.add(s.vy[i]);
-  for (const auto& pr : predators_) f.add(pr.x), f.add(pr.y), f.add(pr.vx), f.add(pr.vy);
-  for (float b : bias_) f.add(b);
+  const auto add = [&f](float v) { f.add_bytes(&v, sizeof v); };
+  for (std::size_t i = 0; i < s.size(); ++i) add(s.x[i]), add(s.y[i]), add(s.vx[i]), add(s.vy[i]);
+  for (const auto& pr : predators_) add(pr.x), add(pr.y), add(pr.vx), add(pr.vy);
+  for (float b : bias_) add(b);
   f.add_bytes(&steps_, sizeof steps_);
   return f.h;
 }

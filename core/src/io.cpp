@@ -91,7 +91,7 @@ Params params_from_json(const json& j, std::string_view origin) {
   if (!params.is_object()) throw InputError(where + ": 'params' must be an object of parameter values");
   for (const auto& [key, value] : params.items()) {
     const ParamDef* def = find_param(key);
-    if (!def) throw InputError(where + ": unknown parameter '" + key + "'");
+    if (!def) throw InputError(where + ": " + unknown_param(key));
     std::optional<std::string> err;
     if (value.is_boolean()) {
       if (def->kind != ParamKind::Bool) err = key + ": true/false given, allowed " + describe_range(*def);
@@ -117,6 +117,15 @@ Params load_preset(const fs::path& file) {
     throw InputError(file.string() + ": not valid JSON (" + e.what() + ")");
   }
   return params_from_json(j, file.string());
+}
+
+std::string preset_description(const fs::path& file) {
+  try {
+    const json j = json::parse(read_input_file(file, kMaxPresetBytes));
+    if (j.is_object() && j.contains("description") && j.at("description").is_string()) return j.at("description").get<std::string>();
+  } catch (const std::exception&) {
+  }
+  return {};
 }
 
 json params_to_json(const Params& p) {

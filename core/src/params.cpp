@@ -1,15 +1,27 @@
 #include "flockscope/core/params.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdio>
+#include <vector>
+
+#include "flockscope/core/text.hpp"
 
 namespace flockscope {
 namespace {
 
+// The used_by column's words.
+namespace used_by_words {
+constexpr std::uint8_t Cornell = rule_bit(RuleSet::Cornell), Report = rule_bit(RuleSet::Report), Blog = rule_bit(RuleSet::Blog);
+constexpr std::uint8_t All = Cornell | Report | Blog;
+}  // namespace used_by_words
+using namespace used_by_words;
+
 constexpr ParamDef kTable[] = {
-#define FLOCKSCOPE_ROW(id, name, kind, def, min, max, smin, smax, unit, apply, help) \
-  {id, #name, ParamKind::kind, double(def), double(min), double(max), double(smin), double(smax), unit, Apply::apply, help},
+#define FLOCKSCOPE_ROW(id, name, kind, def, min, max, smin, smax, unit, apply, section, used_by, help)            \
+  {id, #name, ParamKind::kind, double(def), double(min), double(max), double(smin), double(smax), unit, Apply::apply,     \
+   ParamSection::section, std::uint8_t(used_by), help},
     FLOCKSCOPE_PARAM_LIST(FLOCKSCOPE_ROW)
 #undef FLOCKSCOPE_ROW
 };
@@ -33,12 +45,6 @@ std::string number_text(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.9g", v);
   return buf;
-}
-
-std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return std::string(s);
 }
 
 }  // namespace
@@ -75,6 +81,33 @@ const ParamDef* find_param(std::string_view name) {
   for (const auto& d : kTable)
     if (d.name == name) return &d;
   return nullptr;
+}
+
+std::string unknown_param(std::string_view name) {
+  // Edit distance (case-insensitive: a wrong case costs nothing); the nearest name within two
+  // edits is suggested.
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+  auto distance = [&](std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      std::size_t diag = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1)});
+        diag = up;
+      }
+    }
+    return row[b.size()];
+  };
+  const ParamDef* best = nullptr;
+  std::size_t best_d = 3;
+  for (const auto& d : kTable)
+    if (const std::size_t k = distance(name, d.name); k < best_d) best = &d, best_d = k;
+  std::string msg = "unknown parameter '" + std::string(name) + "'";
+  if (best) msg += " (did you mean " + std::string(best->name) + "?)";
+  return msg;
 }
 
 const ParamDef* find_param(std::uint16_t id) {
@@ -124,8 +157,8 @@ std::optional<std::string> set_param(Params& p, const ParamDef& def, double valu
 
 std::optional<std::string> set_param_text(Params& p, std::string_view key, std::string_view text_in) {
   const ParamDef* def = find_param(key);
-  if (!def) return "unknown parameter '" + std::string(key) + "'";
-  const std::string text = trim(text_in);
+  if (!def) return unknown_param(key);
+  const std::string text(trim(text_in));
   double value = 0;
   if (def->kind == ParamKind::Bool) {
     if (text == "true" || text == "on" || text == "1") value = 1;
@@ -157,7 +190,7 @@ std::optional<std::string> apply_assignment(Params& p, std::string_view assignme
 }
 
 void copy_params(Params& dst, const Params& src, Apply which) {
-#define FLOCKSCOPE_COPY(id, name, kind, def, min, max, smin, smax, unit, apply, help) \
+#define FLOCKSCOPE_COPY(id, name, kind, def, min, max, smin, smax, unit, apply, ...) \
   if (Apply::apply == which) dst.name = src.name;
   FLOCKSCOPE_PARAM_LIST(FLOCKSCOPE_COPY)
 #undef FLOCKSCOPE_COPY

@@ -170,7 +170,10 @@ Scene layout(const LinePlot& p, Size size) {
     yt_final = ticks_at(yr, step);
   }
   const auto px = [&](double x) { return x0 + (x - xr.lo) / xr.span() * w; };
-  const auto py = [&](double y) { return y0 + h - (y - yr.lo) / yr.span() * h; };
+  const auto py = [&](double y) {
+    const double f = (y - yr.lo) / yr.span() * h;
+    return p.y.downward ? y0 + f : y0 + h - f;
+  };
   s.clip = Rect{x0, y0, w, h, {}};
 
   for (double v : xt.values) add(s, Polyline{{{px(v), y0}, {px(v), y0 + h}}, kGrid, 1}, "grid");

@@ -10,6 +10,7 @@
 #include "flockscope_link.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <new>
 
@@ -35,7 +36,7 @@ struct TableRow {
 };
 constexpr ParamType kind_Real = ParamType::kReal, kind_Int = ParamType::kInt, kind_Bool = ParamType::kBool,
                     kind_Choice = ParamType::kChoice;
-#define FSL_ROW(id, name, kind, def, min, max, smin, smax, unit, apply, help) \
+#define FSL_ROW(id, name, kind, def, min, max, ...) \
   {id, #name, kind_##kind, double(min), double(max)},
 constexpr TableRow kTable[] = {FLOCKSCOPE_PARAM_LIST(FSL_ROW)};
 #undef FSL_ROW
@@ -76,6 +77,7 @@ struct Link {
   bool ready = false;
   bool connected = false;  // the transport says a host has the port
   bool session = false;    // ... and it said hello
+  std::uint64_t reason_us = 0;  // when a refusal's reason was last logged (a flood logs 4 a second)
   std::uint32_t streams = 0;
   bool paused = false;
 
@@ -132,6 +134,19 @@ bool fits(fsl_format f, double v) {
   return v >= -2147483648.0 && v <= 2147483647.0;
 }
 
+void send_log(proto::LogLevel level, const char* text);
+
+// "visualRange: this board allows 0 to 10000" on the log, just before the refusal's ack, so
+// the app names the reason with it (PROTOCOL.md 12); at most 4 a second under a flood.
+void log_allowed_range(const Exposed& p) {
+  const std::uint64_t now = g.io.now_us(g.io.ctx);
+  if (g.reason_us != 0 && now - g.reason_us < 250000) return;
+  g.reason_us = now;
+  char line[96];
+  std::snprintf(line, sizeof line, "%s: this board allows %g to %g", p.row->name, p.row->min, p.row->max);
+  send_log(proto::LogLevel::kWarn, line);
+}
+
 // Everything a change must pass before anything is written. `out` gets the value. Without
 // `call_check` the firmware's callback is skipped (a param_set's second pass: already asked).
 Status check_change(const proto::Param& w, Exposed*& p, double& out, bool call_check = true) {
@@ -148,7 +163,10 @@ Status check_change(const proto::Param& w, Exposed*& p, double& out, bool call_c
       break;
     case ParamType::kChoice: v = double(w.value.as_choice()); break;
   }
-  if (!(v >= p->row->min && v <= p->row->max)) return Status::kOutOfRange;  // NaN too
+  if (!(v >= p->row->min && v <= p->row->max)) {  // NaN too
+    log_allowed_range(*p);
+    return Status::kOutOfRange;
+  }
   if (!fits(p->format, v)) return Status::kOutOfRange;
   if (p->check && call_check) {
     const fsl_status s = p->check(p->row->name, v);
@@ -242,6 +260,18 @@ void send_param_set() {
     for (; k > 0 && s.params[k - 1].id > e.id; --k) s.params[k] = s.params[k - 1];
     s.params[k] = e;
   }
+  send_tx();
+}
+
+// A line for the app's log (dropped when nobody listens).
+void send_log(proto::LogLevel level, const char* text) {
+  if (!g.session || !(g.streams & proto::stream::kLog) || !text) return;
+  begin_tx(MsgType::kLog);  // built in place: a Message is too big for a temporary on the stack
+  g.tx.log.level = level;
+  std::size_t n = std::strlen(text);
+  if (n > proto::kMaxLogText) n = proto::kMaxLogText;
+  g.tx.log.length = std::uint16_t(n);
+  std::memcpy(g.tx.log.text, text, n);
   send_tx();
 }
 
@@ -456,7 +486,16 @@ void handle(const Message& m) {
       ++g.counters.requests;
       handle_command(m);
       return;
-    default: return;  // board -> app messages coming back: ignored
+    // Board -> app messages coming back: ignored. No default: a new message is a -Wswitch
+    // error here until the library decides on it (our firmware's board.cpp lists the same
+    // cases: each board side decides for itself).
+    case MsgType::kAck:
+    case MsgType::kFlockState:
+    case MsgType::kPredators:
+    case MsgType::kMetrics:
+    case MsgType::kStats:
+    case MsgType::kLog:
+      return;
   }
 }
 
@@ -579,16 +618,7 @@ void fsl_wait_until(std::uint64_t deadline_us) {
 bool fsl_paused(void) { return g.paused; }
 bool fsl_host_connected(void) { return g.session; }
 
-void fsl_log(const char* text) {
-  if (!g.session || !(g.streams & proto::stream::kLog) || !text) return;
-  begin_tx(MsgType::kLog);  // built in place: a Message is too big for a temporary on the stack
-  g.tx.log.level = proto::LogLevel::kInfo;
-  std::size_t n = std::strlen(text);
-  if (n > proto::kMaxLogText) n = proto::kMaxLogText;
-  g.tx.log.length = std::uint16_t(n);
-  std::memcpy(g.tx.log.text, text, n);
-  send_tx();
-}
+void fsl_log(const char* text) { send_log(proto::LogLevel::kInfo, text); }
 
 fsl_counters fsl_get_counters(void) {
   fsl_counters c = g.counters;

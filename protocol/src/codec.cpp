@@ -1,11 +1,16 @@
-// Message <-> frame bytes. Sections: layout constants | validation | writers |
-// parsers | frame level | Encoder | equality and builders.
+// Message <-> frame bytes. Sections: layout constants and the dispatch | validation |
+// sizes | writers | parsers | frame level | Encoder | equality and builders.
+//
+// One function per message for each job (valid, extra_bytes, write, parse, same), reached
+// through dispatch(), which message_list.hpp generates: a new row without them fails to
+// compile.
 //
 // Every offset below is the one in PROTOCOL.md's layout tables; fields are put and
 // got one by one through le::, never by copying structs.
 #include "flockscope/protocol/codec.hpp"
 
 #include <cstring>
+#include <type_traits>
 
 #include "flockscope/protocol/cobs.hpp"
 #include "flockscope/protocol/crc32.hpp"
@@ -17,34 +22,56 @@ namespace {
 
 // ---- layout constants -------------------------------------------------------------
 
-constexpr std::size_t kHelloFixed = 15;     // + name_len
-constexpr std::size_t kParamSetFixed = 5;   // + 11 per parameter
-constexpr std::size_t kParamEntry = 11;     // id u16, type u8, value 8 bytes
-constexpr std::size_t kParamChangeSize = 11;
-constexpr std::size_t kAckSize = 15;
-constexpr std::size_t kCommandSize = 5;
-constexpr std::size_t kStateFixed = 17;     // + 8 per boid + group bytes
+// Each payload struct's fixed bytes (fixed_payload_size of its type).
+template <class T>
+constexpr std::size_t kFixed = 0;
+#define FLOCKSCOPE_MSG_FIXED(k, type, code, member, name, fixed) \
+  template <>                                                    \
+  constexpr std::size_t kFixed<type> = fixed_payload_size(MsgType::k);
+FLOCKSCOPE_MESSAGE_LIST(FLOCKSCOPE_MSG_FIXED)
+#undef FLOCKSCOPE_MSG_FIXED
+
+constexpr std::size_t kParamEntry = 11;  // id u16, type u8, value 8 bytes
 constexpr std::size_t kBoidSize = 8;
-constexpr std::size_t kPredatorsFixed = 7;  // + 8 per predator
-constexpr std::size_t kMetricsSize = 28;
-constexpr std::size_t kStatsSize = 29;
-constexpr std::size_t kLogFixed = 1;        // + text
 
 constexpr std::size_t group_bytes(std::size_t count) { return (count + 3) / 4; }
 
-static_assert(kStateFixed + kMaxBoidsPerChunk * kBoidSize + group_bytes(kMaxBoidsPerChunk) <=
+static_assert(kFixed<FlockState> + kMaxBoidsPerChunk * kBoidSize + group_bytes(kMaxBoidsPerChunk) <=
               kMaxPayloadSize);
-static_assert(kParamSetFixed + kMaxParamsPerFrame * kParamEntry <= kMaxPayloadSize);
-static_assert(kPredatorsFixed + kMaxPredators * kBoidSize <= kMaxPayloadSize);
-static_assert(kLogFixed + kMaxLogText <= kMaxPayloadSize);
+static_assert(kFixed<ParamSet> + kMaxParamsPerFrame * kParamEntry <= kMaxPayloadSize);
+static_assert(kFixed<Predators> + kMaxPredators * kBoidSize <= kMaxPayloadSize);
+static_assert(kFixed<Log> + kMaxLogText <= kMaxPayloadSize);
 
 constexpr std::uint8_t u8(MsgType t) { return static_cast<std::uint8_t>(t); }
 
+// Calls f with the payload member that the type names, of each message given (all of the
+// same type), and returns what f returns; `unknown` for a type outside the list. The one
+// switch over the messages: every per-message function below is reached through it.
+template <class R, class F, class... M>
+R dispatch(MsgType t, R unknown, F&& f, M&... ms) {
+  switch (t) {
+#define FLOCKSCOPE_MSG_CASE(k, type, code, member, name, fixed) \
+  case MsgType::k:                                              \
+    return f(ms.member...);
+    FLOCKSCOPE_MESSAGE_LIST(FLOCKSCOPE_MSG_CASE)
+#undef FLOCKSCOPE_MSG_CASE
+  }
+  return unknown;
+}
+
 // ---- validation -------------------------------------------------------------------
+// Whether encode() accepts the payload: counts within capacity, PROTOCOL.md's range rules.
 
 bool shifts_ok(std::uint8_t pos, std::uint8_t vel) { return pos <= 15 && vel <= 15; }
 
-bool state_ok(const FlockState& s) {
+bool valid(const Hello& h) { return h.name_len <= kMaxNameLen; }
+bool valid(const ParamSet& s) {
+  return s.count <= kMaxParamsPerFrame && static_cast<std::uint32_t>(s.first) + s.count <= s.total;
+}
+bool valid(const ParamChange&) { return true; }
+bool valid(const Ack&) { return true; }
+bool valid(const Command&) { return true; }
+bool valid(const FlockState& s) {
   if (s.count > kMaxBoidsPerChunk || !shifts_ok(s.pos_shift, s.vel_shift)) return false;
   if ((s.flags & ~kStateFlagGroups) != 0) return false;
   if (static_cast<std::uint64_t>(s.offset) + s.count > s.total) return false;
@@ -53,6 +80,26 @@ bool state_ok(const FlockState& s) {
       if (s.groups[i] > 3) return false;
   return true;
 }
+bool valid(const Predators& s) { return s.count <= kMaxPredators && shifts_ok(s.pos_shift, s.vel_shift); }
+bool valid(const BoardMetrics&) { return true; }
+bool valid(const Stats& s) { return (s.flags & ~(kStatsFlagPaused | kStatsFlagPredators)) == 0; }
+bool valid(const Log& l) { return l.length <= kMaxLogText; }
+
+// ---- sizes --------------------------------------------------------------------------
+// The payload's bytes past kFixed<T>.
+
+std::size_t extra_bytes(const Hello& h) { return h.name_len; }
+std::size_t extra_bytes(const ParamSet& s) { return s.count * kParamEntry; }
+std::size_t extra_bytes(const ParamChange&) { return 0; }
+std::size_t extra_bytes(const Ack&) { return 0; }
+std::size_t extra_bytes(const Command&) { return 0; }
+std::size_t extra_bytes(const FlockState& s) {
+  return s.count * kBoidSize + ((s.flags & kStateFlagGroups) ? group_bytes(s.count) : 0);
+}
+std::size_t extra_bytes(const Predators& s) { return s.count * kBoidSize; }
+std::size_t extra_bytes(const BoardMetrics&) { return 0; }
+std::size_t extra_bytes(const Stats&) { return 0; }
+std::size_t extra_bytes(const Log& l) { return l.length; }
 
 // ---- writers ------------------------------------------------------------------------
 
@@ -68,100 +115,96 @@ void put_boid(std::uint8_t* p, std::size_t off, const BoidQ& b) {
   le::put_i16(p, off + 6, b.vy);
 }
 
-void write_payload(const Message& m, std::uint8_t* p) {
-  switch (m.type) {
-    case MsgType::kHello: {
-      const Hello& h = m.hello;
-      le::put_u8(p, 0, h.protocol_version);
-      le::put_u8(p, 1, static_cast<std::uint8_t>(h.role));
-      le::put_u8(p, 2, h.sw_major);
-      le::put_u8(p, 3, h.sw_minor);
-      le::put_u16(p, 4, h.sw_patch);
-      le::put_u32(p, 6, h.max_boids);
-      le::put_u32(p, 10, h.capabilities);
-      le::put_u8(p, 14, h.name_len);
-      std::memcpy(p + 15, h.name, h.name_len);
-      break;
-    }
-    case MsgType::kParamSet: {
-      const ParamSet& s = m.param_set;
-      le::put_u16(p, 0, s.total);
-      le::put_u16(p, 2, s.first);
-      le::put_u8(p, 4, s.count);
-      for (std::size_t i = 0; i < s.count; ++i) {
-        const std::size_t o = kParamSetFixed + i * kParamEntry;
-        le::put_u16(p, o, s.params[i].id);
-        put_value(p, o + 2, s.params[i].value);
-      }
-      break;
-    }
-    case MsgType::kParamChange:
-      le::put_u16(p, 0, m.param_change.param.id);
-      put_value(p, 2, m.param_change.param.value);
-      break;
-    case MsgType::kAck:
-      le::put_u16(p, 0, m.ack.ref_seq);
-      le::put_u8(p, 2, u8(m.ack.ref_type));
-      le::put_u8(p, 3, static_cast<std::uint8_t>(m.ack.status));
-      le::put_u16(p, 4, m.ack.subject);
-      put_value(p, 6, m.ack.value);
-      break;
-    case MsgType::kCommand:
-      le::put_u8(p, 0, static_cast<std::uint8_t>(m.command.id));
-      le::put_u32(p, 1, m.command.arg);
-      break;
-    case MsgType::kFlockState: {
-      const FlockState& s = m.flock_state;
-      le::put_u32(p, 0, s.frame);
-      le::put_u32(p, 4, s.total);
-      le::put_u32(p, 8, s.offset);
-      le::put_u16(p, 12, s.count);
-      le::put_u8(p, 14, s.pos_shift);
-      le::put_u8(p, 15, s.vel_shift);
-      le::put_u8(p, 16, s.flags);
-      for (std::size_t i = 0; i < s.count; ++i) put_boid(p, kStateFixed + i * kBoidSize, s.boids[i]);
-      if (s.flags & kStateFlagGroups) {
-        std::uint8_t* g = p + kStateFixed + s.count * kBoidSize;
-        std::memset(g, 0, group_bytes(s.count));
-        for (std::size_t i = 0; i < s.count; ++i)
-          g[i / 4] = static_cast<std::uint8_t>(g[i / 4] | ((s.groups[i] & 3u) << (2 * (i % 4))));
-      }
-      break;
-    }
-    case MsgType::kPredators: {
-      const Predators& s = m.predators;
-      le::put_u32(p, 0, s.frame);
-      le::put_u8(p, 4, s.count);
-      le::put_u8(p, 5, s.pos_shift);
-      le::put_u8(p, 6, s.vel_shift);
-      for (std::size_t i = 0; i < s.count; ++i)
-        put_boid(p, kPredatorsFixed + i * kBoidSize, s.predators[i]);
-      break;
-    }
-    case MsgType::kMetrics:
-      le::put_u32(p, 0, m.metrics.frame);
-      le::put_f32(p, 4, m.metrics.diameter);
-      le::put_f32(p, 8, m.metrics.centroid_x);
-      le::put_f32(p, 12, m.metrics.centroid_y);
-      le::put_f32(p, 16, m.metrics.polarisation);
-      le::put_f32(p, 20, m.metrics.mean_speed);
-      le::put_u32(p, 24, m.metrics.boids);
-      break;
-    case MsgType::kStats:
-      le::put_u32(p, 0, m.stats.frame);
-      le::put_f32(p, 4, m.stats.fps);
-      le::put_u32(p, 8, m.stats.compute_us);
-      le::put_i32(p, 12, m.stats.spare_us);
-      le::put_u32(p, 16, m.stats.boid_count);
-      le::put_u32(p, 20, m.stats.elapsed_ms);
-      le::put_u32(p, 24, m.stats.tx_dropped);
-      le::put_u8(p, 28, m.stats.flags);
-      break;
-    case MsgType::kLog:
-      le::put_u8(p, 0, static_cast<std::uint8_t>(m.log.level));
-      std::memcpy(p + 1, m.log.text, m.log.length);
-      break;
+void write(const Hello& h, std::uint8_t* p) {
+  le::put_u8(p, 0, h.protocol_version);
+  le::put_u8(p, 1, static_cast<std::uint8_t>(h.role));
+  le::put_u8(p, 2, h.sw_major);
+  le::put_u8(p, 3, h.sw_minor);
+  le::put_u16(p, 4, h.sw_patch);
+  le::put_u32(p, 6, h.max_boids);
+  le::put_u32(p, 10, h.capabilities);
+  le::put_u8(p, 14, h.name_len);
+  std::memcpy(p + kFixed<Hello>, h.name, h.name_len);
+}
+
+void write(const ParamSet& s, std::uint8_t* p) {
+  le::put_u16(p, 0, s.total);
+  le::put_u16(p, 2, s.first);
+  le::put_u8(p, 4, s.count);
+  for (std::size_t i = 0; i < s.count; ++i) {
+    const std::size_t o = kFixed<ParamSet> + i * kParamEntry;
+    le::put_u16(p, o, s.params[i].id);
+    put_value(p, o + 2, s.params[i].value);
   }
+}
+
+void write(const ParamChange& c, std::uint8_t* p) {
+  le::put_u16(p, 0, c.param.id);
+  put_value(p, 2, c.param.value);
+}
+
+void write(const Ack& a, std::uint8_t* p) {
+  le::put_u16(p, 0, a.ref_seq);
+  le::put_u8(p, 2, u8(a.ref_type));
+  le::put_u8(p, 3, static_cast<std::uint8_t>(a.status));
+  le::put_u16(p, 4, a.subject);
+  put_value(p, 6, a.value);
+}
+
+void write(const Command& c, std::uint8_t* p) {
+  le::put_u8(p, 0, static_cast<std::uint8_t>(c.id));
+  le::put_u32(p, 1, c.arg);
+}
+
+void write(const FlockState& s, std::uint8_t* p) {
+  le::put_u32(p, 0, s.frame);
+  le::put_u32(p, 4, s.total);
+  le::put_u32(p, 8, s.offset);
+  le::put_u16(p, 12, s.count);
+  le::put_u8(p, 14, s.pos_shift);
+  le::put_u8(p, 15, s.vel_shift);
+  le::put_u8(p, 16, s.flags);
+  for (std::size_t i = 0; i < s.count; ++i) put_boid(p, kFixed<FlockState> + i * kBoidSize, s.boids[i]);
+  if (s.flags & kStateFlagGroups) {
+    std::uint8_t* g = p + kFixed<FlockState> + s.count * kBoidSize;
+    std::memset(g, 0, group_bytes(s.count));
+    for (std::size_t i = 0; i < s.count; ++i)
+      g[i / 4] = static_cast<std::uint8_t>(g[i / 4] | ((s.groups[i] & 3u) << (2 * (i % 4))));
+  }
+}
+
+void write(const Predators& s, std::uint8_t* p) {
+  le::put_u32(p, 0, s.frame);
+  le::put_u8(p, 4, s.count);
+  le::put_u8(p, 5, s.pos_shift);
+  le::put_u8(p, 6, s.vel_shift);
+  for (std::size_t i = 0; i < s.count; ++i) put_boid(p, kFixed<Predators> + i * kBoidSize, s.predators[i]);
+}
+
+void write(const BoardMetrics& m, std::uint8_t* p) {
+  le::put_u32(p, 0, m.frame);
+  le::put_f32(p, 4, m.diameter);
+  le::put_f32(p, 8, m.centroid_x);
+  le::put_f32(p, 12, m.centroid_y);
+  le::put_f32(p, 16, m.polarisation);
+  le::put_f32(p, 20, m.mean_speed);
+  le::put_u32(p, 24, m.boids);
+}
+
+void write(const Stats& s, std::uint8_t* p) {
+  le::put_u32(p, 0, s.frame);
+  le::put_f32(p, 4, s.fps);
+  le::put_u32(p, 8, s.compute_us);
+  le::put_i32(p, 12, s.spare_us);
+  le::put_u32(p, 16, s.boid_count);
+  le::put_u32(p, 20, s.elapsed_ms);
+  le::put_u32(p, 24, s.tx_dropped);
+  le::put_u8(p, 28, s.flags);
+}
+
+void write(const Log& l, std::uint8_t* p) {
+  le::put_u8(p, 0, static_cast<std::uint8_t>(l.level));
+  std::memcpy(p + kFixed<Log>, l.text, l.length);
 }
 
 // ---- parsers ------------------------------------------------------------------------
@@ -179,10 +222,11 @@ BoidQ get_boid(const std::uint8_t* p, std::size_t off) {
 // Hello's layout is frozen across protocol versions so that two ends of different
 // versions can still tell each other who they are; a foreign hello may be longer.
 bool parse_hello(const std::uint8_t* p, std::size_t n, bool foreign, Hello& h) {
-  if (n < kHelloFixed) return false;
+  constexpr std::size_t fixed = kFixed<Hello>;
+  if (n < fixed) return false;
   const std::uint8_t len = le::get_u8(p, 14);
   if (len > kMaxNameLen) return false;
-  if (foreign ? n < kHelloFixed + len : n != kHelloFixed + len) return false;
+  if (foreign ? n < fixed + len : n != fixed + len) return false;
   h.protocol_version = le::get_u8(p, 0);
   h.role = static_cast<Role>(le::get_u8(p, 1));
   h.sw_major = le::get_u8(p, 2);
@@ -191,115 +235,121 @@ bool parse_hello(const std::uint8_t* p, std::size_t n, bool foreign, Hello& h) {
   h.max_boids = le::get_u32(p, 6);
   h.capabilities = le::get_u32(p, 10);
   h.name_len = len;
-  std::memcpy(h.name, p + kHelloFixed, len);
+  std::memcpy(h.name, p + fixed, len);
   return true;
 }
 
-bool parse_payload(MsgType type, const std::uint8_t* p, std::size_t n, Message& m) {
-  switch (type) {
-    case MsgType::kHello:
-      return parse_hello(p, n, false, m.hello);
-    case MsgType::kParamSet: {
-      if (n < kParamSetFixed) return false;
-      ParamSet& s = m.param_set;
-      s.total = le::get_u16(p, 0);
-      s.first = le::get_u16(p, 2);
-      s.count = le::get_u8(p, 4);
-      if (s.count > kMaxParamsPerFrame || n != kParamSetFixed + s.count * kParamEntry) return false;
-      if (static_cast<std::uint32_t>(s.first) + s.count > s.total) return false;
-      for (std::size_t i = 0; i < s.count; ++i) {
-        const std::size_t o = kParamSetFixed + i * kParamEntry;
-        s.params[i].id = le::get_u16(p, o);
-        s.params[i].value = get_value(p, o + 2);
-      }
-      return true;
-    }
-    case MsgType::kParamChange:
-      if (n != kParamChangeSize) return false;
-      m.param_change.param.id = le::get_u16(p, 0);
-      m.param_change.param.value = get_value(p, 2);
-      return true;
-    case MsgType::kAck:
-      if (n != kAckSize) return false;
-      m.ack.ref_seq = le::get_u16(p, 0);
-      m.ack.ref_type = static_cast<MsgType>(le::get_u8(p, 2));
-      m.ack.status = static_cast<Status>(le::get_u8(p, 3));
-      m.ack.subject = le::get_u16(p, 4);
-      m.ack.value = get_value(p, 6);
-      return true;
-    case MsgType::kCommand:
-      if (n != kCommandSize) return false;
-      m.command.id = static_cast<CommandId>(le::get_u8(p, 0));
-      m.command.arg = le::get_u32(p, 1);
-      return true;
-    case MsgType::kFlockState: {
-      if (n < kStateFixed) return false;
-      FlockState& s = m.flock_state;
-      s.frame = le::get_u32(p, 0);
-      s.total = le::get_u32(p, 4);
-      s.offset = le::get_u32(p, 8);
-      s.count = le::get_u16(p, 12);
-      s.pos_shift = le::get_u8(p, 14);
-      s.vel_shift = le::get_u8(p, 15);
-      s.flags = le::get_u8(p, 16);
-      if (s.count > kMaxBoidsPerChunk || !shifts_ok(s.pos_shift, s.vel_shift)) return false;
-      if ((s.flags & ~kStateFlagGroups) != 0) return false;
-      if (static_cast<std::uint64_t>(s.offset) + s.count > s.total) return false;
-      const bool groups = (s.flags & kStateFlagGroups) != 0;
-      if (n != kStateFixed + s.count * kBoidSize + (groups ? group_bytes(s.count) : 0)) return false;
-      for (std::size_t i = 0; i < s.count; ++i) s.boids[i] = get_boid(p, kStateFixed + i * kBoidSize);
-      if (groups) {
-        const std::uint8_t* g = p + kStateFixed + s.count * kBoidSize;
-        for (std::size_t i = 0; i < s.count; ++i)
-          s.groups[i] = static_cast<std::uint8_t>((g[i / 4] >> (2 * (i % 4))) & 3u);
-        // Pad bits after the last boid must be zero, so a frame has one encoding.
-        const std::size_t used = s.count % 4;
-        if (used != 0 && (g[s.count / 4] >> (2 * used)) != 0) return false;
-      }
-      return true;
-    }
-    case MsgType::kPredators: {
-      if (n < kPredatorsFixed) return false;
-      Predators& s = m.predators;
-      s.frame = le::get_u32(p, 0);
-      s.count = le::get_u8(p, 4);
-      s.pos_shift = le::get_u8(p, 5);
-      s.vel_shift = le::get_u8(p, 6);
-      if (s.count > kMaxPredators || !shifts_ok(s.pos_shift, s.vel_shift)) return false;
-      if (n != kPredatorsFixed + s.count * kBoidSize) return false;
-      for (std::size_t i = 0; i < s.count; ++i)
-        s.predators[i] = get_boid(p, kPredatorsFixed + i * kBoidSize);
-      return true;
-    }
-    case MsgType::kMetrics:
-      if (n != kMetricsSize) return false;
-      m.metrics.frame = le::get_u32(p, 0);
-      m.metrics.diameter = le::get_f32(p, 4);
-      m.metrics.centroid_x = le::get_f32(p, 8);
-      m.metrics.centroid_y = le::get_f32(p, 12);
-      m.metrics.polarisation = le::get_f32(p, 16);
-      m.metrics.mean_speed = le::get_f32(p, 20);
-      m.metrics.boids = le::get_u32(p, 24);
-      return true;
-    case MsgType::kStats:
-      if (n != kStatsSize) return false;
-      m.stats.frame = le::get_u32(p, 0);
-      m.stats.fps = le::get_f32(p, 4);
-      m.stats.compute_us = le::get_u32(p, 8);
-      m.stats.spare_us = le::get_i32(p, 12);
-      m.stats.boid_count = le::get_u32(p, 16);
-      m.stats.elapsed_ms = le::get_u32(p, 20);
-      m.stats.tx_dropped = le::get_u32(p, 24);
-      m.stats.flags = le::get_u8(p, 28);
-      return (m.stats.flags & ~(kStatsFlagPaused | kStatsFlagPredators)) == 0;
-    case MsgType::kLog:
-      if (n < kLogFixed || n > kLogFixed + kMaxLogText) return false;
-      m.log.level = static_cast<LogLevel>(le::get_u8(p, 0));
-      m.log.length = static_cast<std::uint16_t>(n - kLogFixed);
-      std::memcpy(m.log.text, p + kLogFixed, m.log.length);
-      return true;
+bool parse(const std::uint8_t* p, std::size_t n, Hello& h) { return parse_hello(p, n, false, h); }
+
+bool parse(const std::uint8_t* p, std::size_t n, ParamSet& s) {
+  if (n < kFixed<ParamSet>) return false;
+  s.total = le::get_u16(p, 0);
+  s.first = le::get_u16(p, 2);
+  s.count = le::get_u8(p, 4);
+  if (s.count > kMaxParamsPerFrame || n != kFixed<ParamSet> + s.count * kParamEntry) return false;
+  if (static_cast<std::uint32_t>(s.first) + s.count > s.total) return false;
+  for (std::size_t i = 0; i < s.count; ++i) {
+    const std::size_t o = kFixed<ParamSet> + i * kParamEntry;
+    s.params[i].id = le::get_u16(p, o);
+    s.params[i].value = get_value(p, o + 2);
   }
-  return false;
+  return true;
+}
+
+bool parse(const std::uint8_t* p, std::size_t n, ParamChange& c) {
+  if (n != kFixed<ParamChange>) return false;
+  c.param.id = le::get_u16(p, 0);
+  c.param.value = get_value(p, 2);
+  return true;
+}
+
+bool parse(const std::uint8_t* p, std::size_t n, Ack& a) {
+  if (n != kFixed<Ack>) return false;
+  a.ref_seq = le::get_u16(p, 0);
+  a.ref_type = static_cast<MsgType>(le::get_u8(p, 2));
+  a.status = static_cast<Status>(le::get_u8(p, 3));
+  a.subject = le::get_u16(p, 4);
+  a.value = get_value(p, 6);
+  return true;
+}
+
+bool parse(const std::uint8_t* p, std::size_t n, Command& c) {
+  if (n != kFixed<Command>) return false;
+  c.id = static_cast<CommandId>(le::get_u8(p, 0));
+  c.arg = le::get_u32(p, 1);
+  return true;
+}
+
+bool parse(const std::uint8_t* p, std::size_t n, FlockState& s) {
+  constexpr std::size_t fixed = kFixed<FlockState>;
+  if (n < fixed) return false;
+  s.frame = le::get_u32(p, 0);
+  s.total = le::get_u32(p, 4);
+  s.offset = le::get_u32(p, 8);
+  s.count = le::get_u16(p, 12);
+  s.pos_shift = le::get_u8(p, 14);
+  s.vel_shift = le::get_u8(p, 15);
+  s.flags = le::get_u8(p, 16);
+  if (s.count > kMaxBoidsPerChunk || !shifts_ok(s.pos_shift, s.vel_shift)) return false;
+  if ((s.flags & ~kStateFlagGroups) != 0) return false;
+  if (static_cast<std::uint64_t>(s.offset) + s.count > s.total) return false;
+  const bool groups = (s.flags & kStateFlagGroups) != 0;
+  if (n != fixed + s.count * kBoidSize + (groups ? group_bytes(s.count) : 0)) return false;
+  for (std::size_t i = 0; i < s.count; ++i) s.boids[i] = get_boid(p, fixed + i * kBoidSize);
+  if (groups) {
+    const std::uint8_t* g = p + fixed + s.count * kBoidSize;
+    for (std::size_t i = 0; i < s.count; ++i)
+      s.groups[i] = static_cast<std::uint8_t>((g[i / 4] >> (2 * (i % 4))) & 3u);
+    // Pad bits after the last boid must be zero, so a frame has one encoding.
+    const std::size_t used = s.count % 4;
+    if (used != 0 && (g[s.count / 4] >> (2 * used)) != 0) return false;
+  }
+  return true;
+}
+
+bool parse(const std::uint8_t* p, std::size_t n, Predators& s) {
+  if (n < kFixed<Predators>) return false;
+  s.frame = le::get_u32(p, 0);
+  s.count = le::get_u8(p, 4);
+  s.pos_shift = le::get_u8(p, 5);
+  s.vel_shift = le::get_u8(p, 6);
+  if (s.count > kMaxPredators || !shifts_ok(s.pos_shift, s.vel_shift)) return false;
+  if (n != kFixed<Predators> + s.count * kBoidSize) return false;
+  for (std::size_t i = 0; i < s.count; ++i) s.predators[i] = get_boid(p, kFixed<Predators> + i * kBoidSize);
+  return true;
+}
+
+bool parse(const std::uint8_t* p, std::size_t n, BoardMetrics& m) {
+  if (n != kFixed<BoardMetrics>) return false;
+  m.frame = le::get_u32(p, 0);
+  m.diameter = le::get_f32(p, 4);
+  m.centroid_x = le::get_f32(p, 8);
+  m.centroid_y = le::get_f32(p, 12);
+  m.polarisation = le::get_f32(p, 16);
+  m.mean_speed = le::get_f32(p, 20);
+  m.boids = le::get_u32(p, 24);
+  return true;
+}
+
+bool parse(const std::uint8_t* p, std::size_t n, Stats& s) {
+  if (n != kFixed<Stats>) return false;
+  s.frame = le::get_u32(p, 0);
+  s.fps = le::get_f32(p, 4);
+  s.compute_us = le::get_u32(p, 8);
+  s.spare_us = le::get_i32(p, 12);
+  s.boid_count = le::get_u32(p, 16);
+  s.elapsed_ms = le::get_u32(p, 20);
+  s.tx_dropped = le::get_u32(p, 24);
+  s.flags = le::get_u8(p, 28);
+  return valid(s);
+}
+
+bool parse(const std::uint8_t* p, std::size_t n, Log& l) {
+  if (n < kFixed<Log> || n > kFixed<Log> + kMaxLogText) return false;
+  l.level = static_cast<LogLevel>(le::get_u8(p, 0));
+  l.length = static_cast<std::uint16_t>(n - kFixed<Log>);
+  std::memcpy(l.text, p + kFixed<Log>, l.length);
+  return true;
 }
 
 }  // namespace
@@ -308,80 +358,42 @@ bool parse_payload(MsgType type, const std::uint8_t* p, std::size_t n, Message& 
 
 bool is_known(MsgType t) {
   switch (t) {
-    case MsgType::kHello:
-    case MsgType::kParamSet:
-    case MsgType::kParamChange:
-    case MsgType::kAck:
-    case MsgType::kCommand:
-    case MsgType::kFlockState:
-    case MsgType::kPredators:
-    case MsgType::kMetrics:
-    case MsgType::kStats:
-    case MsgType::kLog:
-      return true;
+#define FLOCKSCOPE_MSG_KNOWN(k, type, code, member, name, fixed) case MsgType::k:
+    FLOCKSCOPE_MESSAGE_LIST(FLOCKSCOPE_MSG_KNOWN)
+#undef FLOCKSCOPE_MSG_KNOWN
+    return true;
   }
   return false;
 }
 
 const char* to_string(MsgType t) {
   switch (t) {
-    case MsgType::kHello: return "hello";
-    case MsgType::kParamSet: return "param_set";
-    case MsgType::kParamChange: return "param_change";
-    case MsgType::kAck: return "ack";
-    case MsgType::kCommand: return "command";
-    case MsgType::kFlockState: return "flock_state";
-    case MsgType::kPredators: return "predators";
-    case MsgType::kMetrics: return "metrics";
-    case MsgType::kStats: return "stats";
-    case MsgType::kLog: return "log";
+#define FLOCKSCOPE_MSG_NAME(k, type, code, member, name, fixed) \
+  case MsgType::k:                                              \
+    return name;
+    FLOCKSCOPE_MESSAGE_LIST(FLOCKSCOPE_MSG_NAME)
+#undef FLOCKSCOPE_MSG_NAME
   }
   return "unknown";
 }
 
 bool is_valid(const Message& m) {
-  switch (m.type) {
-    case MsgType::kHello: return m.hello.name_len <= kMaxNameLen;
-    case MsgType::kParamSet:
-      return m.param_set.count <= kMaxParamsPerFrame &&
-             static_cast<std::uint32_t>(m.param_set.first) + m.param_set.count <= m.param_set.total;
-    case MsgType::kParamChange:
-    case MsgType::kAck:
-    case MsgType::kCommand:
-    case MsgType::kMetrics:
-      return true;
-    case MsgType::kFlockState: return state_ok(m.flock_state);
-    case MsgType::kPredators:
-      return m.predators.count <= kMaxPredators &&
-             shifts_ok(m.predators.pos_shift, m.predators.vel_shift);
-    case MsgType::kStats: return (m.stats.flags & ~(kStatsFlagPaused | kStatsFlagPredators)) == 0;
-    case MsgType::kLog: return m.log.length <= kMaxLogText;
-  }
-  return false;
+  return dispatch(m.type, false, [](const auto& body) { return valid(body); }, m);
 }
 
 std::size_t payload_size(const Message& m, bool& ok) {
   ok = is_valid(m);
   if (!ok) return 0;
-  switch (m.type) {
-    case MsgType::kHello: return kHelloFixed + m.hello.name_len;
-    case MsgType::kParamSet: return kParamSetFixed + m.param_set.count * kParamEntry;
-    case MsgType::kParamChange: return kParamChangeSize;
-    case MsgType::kAck: return kAckSize;
-    case MsgType::kCommand: return kCommandSize;
-    case MsgType::kFlockState: {
-      const FlockState& s = m.flock_state;
-      return kStateFixed + s.count * kBoidSize +
-             ((s.flags & kStateFlagGroups) ? group_bytes(s.count) : 0);
-    }
-    case MsgType::kPredators: return kPredatorsFixed + m.predators.count * kBoidSize;
-    case MsgType::kMetrics: return kMetricsSize;
-    case MsgType::kStats: return kStatsSize;
-    case MsgType::kLog: return kLogFixed + m.log.length;
-  }
-  ok = false;
-  return 0;
+  return dispatch(
+      m.type, std::size_t{0},
+      [](const auto& body) { return kFixed<std::remove_cvref_t<decltype(body)>> + extra_bytes(body); }, m);
 }
+
+namespace {
+void write_payload(const Message& m, std::uint8_t* p) {
+  dispatch(m.type, false, [p](const auto& body) { return write(body, p), true; }, m);
+}
+}  // namespace
 
 void detail::write_header(std::uint8_t* p, std::uint8_t version, std::uint8_t type,
                           std::uint16_t seq) {
@@ -435,7 +447,8 @@ FrameResult parse_frame(const std::uint8_t* frame, std::size_t n, Message& out) 
     return FrameResult::kForeignVersion;
   }
   if (!is_known(out.type)) return FrameResult::kUnknownType;
-  return parse_payload(out.type, p, len, out) ? FrameResult::kOk : FrameResult::kMalformed;
+  const bool parsed = dispatch(out.type, false, [p, len](auto& body) { return parse(p, len, body); }, out);
+  return parsed ? FrameResult::kOk : FrameResult::kMalformed;
 }
 
 // ---- Encoder ------------------------------------------------------------------------------
@@ -457,70 +470,64 @@ bool same(const BoidQ& a, const BoidQ& b) {
 }
 bool same_f(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
 
-bool same_body(const Message& a, const Message& b) {
-  switch (a.type) {
-    case MsgType::kHello: {
-      const Hello &x = a.hello, &y = b.hello;
-      return x.protocol_version == y.protocol_version && x.role == y.role &&
-             x.sw_major == y.sw_major && x.sw_minor == y.sw_minor && x.sw_patch == y.sw_patch &&
-             x.max_boids == y.max_boids && x.capabilities == y.capabilities &&
-             x.name_len == y.name_len && x.name_len <= kMaxNameLen &&
-             std::memcmp(x.name, y.name, x.name_len) == 0;
-    }
-    case MsgType::kParamSet: {
-      const ParamSet &x = a.param_set, &y = b.param_set;
-      if (x.total != y.total || x.first != y.first || x.count != y.count || x.count > kMaxParamsPerFrame)
-        return false;
-      for (std::size_t i = 0; i < x.count; ++i)
-        if (x.params[i].id != y.params[i].id || !same(x.params[i].value, y.params[i].value)) return false;
-      return true;
-    }
-    case MsgType::kParamChange:
-      return a.param_change.param.id == b.param_change.param.id &&
-             same(a.param_change.param.value, b.param_change.param.value);
-    case MsgType::kAck:
-      return a.ack.ref_seq == b.ack.ref_seq && a.ack.ref_type == b.ack.ref_type &&
-             a.ack.status == b.ack.status && a.ack.subject == b.ack.subject &&
-             same(a.ack.value, b.ack.value);
-    case MsgType::kCommand: return a.command.id == b.command.id && a.command.arg == b.command.arg;
-    case MsgType::kFlockState: {
-      const FlockState &x = a.flock_state, &y = b.flock_state;
-      if (x.frame != y.frame || x.total != y.total || x.offset != y.offset || x.count != y.count ||
-          x.pos_shift != y.pos_shift || x.vel_shift != y.vel_shift || x.flags != y.flags ||
-          x.count > kMaxBoidsPerChunk)
-        return false;
-      for (std::size_t i = 0; i < x.count; ++i) {
-        if (!same(x.boids[i], y.boids[i])) return false;
-        if ((x.flags & kStateFlagGroups) && x.groups[i] != y.groups[i]) return false;
-      }
-      return true;
-    }
-    case MsgType::kPredators: {
-      const Predators &x = a.predators, &y = b.predators;
-      if (x.frame != y.frame || x.count != y.count || x.pos_shift != y.pos_shift ||
-          x.vel_shift != y.vel_shift || x.count > kMaxPredators)
-        return false;
-      for (std::size_t i = 0; i < x.count; ++i)
-        if (!same(x.predators[i], y.predators[i])) return false;
-      return true;
-    }
-    case MsgType::kMetrics: {
-      const Metrics &x = a.metrics, &y = b.metrics;
-      return x.frame == y.frame && same_f(x.diameter, y.diameter) && same_f(x.centroid_x, y.centroid_x) &&
-             same_f(x.centroid_y, y.centroid_y) && same_f(x.polarisation, y.polarisation) &&
-             same_f(x.mean_speed, y.mean_speed) && x.boids == y.boids;
-    }
-    case MsgType::kStats: {
-      const Stats &x = a.stats, &y = b.stats;
-      return x.frame == y.frame && same_f(x.fps, y.fps) && x.compute_us == y.compute_us &&
-             x.spare_us == y.spare_us && x.boid_count == y.boid_count &&
-             x.elapsed_ms == y.elapsed_ms && x.tx_dropped == y.tx_dropped && x.flags == y.flags;
-    }
-    case MsgType::kLog:
-      return a.log.level == b.log.level && a.log.length == b.log.length &&
-             a.log.length <= kMaxLogText && std::memcmp(a.log.text, b.log.text, a.log.length) == 0;
+bool same(const Hello& x, const Hello& y) {
+  return x.protocol_version == y.protocol_version && x.role == y.role && x.sw_major == y.sw_major &&
+         x.sw_minor == y.sw_minor && x.sw_patch == y.sw_patch && x.max_boids == y.max_boids &&
+         x.capabilities == y.capabilities && x.name_len == y.name_len && x.name_len <= kMaxNameLen &&
+         std::memcmp(x.name, y.name, x.name_len) == 0;
+}
+bool same(const ParamSet& x, const ParamSet& y) {
+  if (x.total != y.total || x.first != y.first || x.count != y.count || x.count > kMaxParamsPerFrame)
+    return false;
+  for (std::size_t i = 0; i < x.count; ++i)
+    if (x.params[i].id != y.params[i].id || !same(x.params[i].value, y.params[i].value)) return false;
+  return true;
+}
+bool same(const ParamChange& x, const ParamChange& y) {
+  return x.param.id == y.param.id && same(x.param.value, y.param.value);
+}
+bool same(const Ack& x, const Ack& y) {
+  return x.ref_seq == y.ref_seq && x.ref_type == y.ref_type && x.status == y.status && x.subject == y.subject &&
+         same(x.value, y.value);
+}
+bool same(const Command& x, const Command& y) { return x.id == y.id && x.arg == y.arg; }
+bool same(const FlockState& x, const FlockState& y) {
+  if (x.frame != y.frame || x.total != y.total || x.offset != y.offset || x.count != y.count ||
+      x.pos_shift != y.pos_shift || x.vel_shift != y.vel_shift || x.flags != y.flags ||
+      x.count > kMaxBoidsPerChunk)
+    return false;
+  for (std::size_t i = 0; i < x.count; ++i) {
+    if (!same(x.boids[i], y.boids[i])) return false;
+    if ((x.flags & kStateFlagGroups) && x.groups[i] != y.groups[i]) return false;
   }
-  return true;  // unknown type: only the header is meaningful
+  return true;
+}
+bool same(const Predators& x, const Predators& y) {
+  if (x.frame != y.frame || x.count != y.count || x.pos_shift != y.pos_shift || x.vel_shift != y.vel_shift ||
+      x.count > kMaxPredators)
+    return false;
+  for (std::size_t i = 0; i < x.count; ++i)
+    if (!same(x.predators[i], y.predators[i])) return false;
+  return true;
+}
+bool same(const BoardMetrics& x, const BoardMetrics& y) {
+  return x.frame == y.frame && same_f(x.diameter, y.diameter) && same_f(x.centroid_x, y.centroid_x) &&
+         same_f(x.centroid_y, y.centroid_y) && same_f(x.polarisation, y.polarisation) &&
+         same_f(x.mean_speed, y.mean_speed) && x.boids == y.boids;
+}
+bool same(const Stats& x, const Stats& y) {
+  return x.frame == y.frame && same_f(x.fps, y.fps) && x.compute_us == y.compute_us && x.spare_us == y.spare_us &&
+         x.boid_count == y.boid_count && x.elapsed_ms == y.elapsed_ms && x.tx_dropped == y.tx_dropped &&
+         x.flags == y.flags;
+}
+bool same(const Log& x, const Log& y) {
+  return x.level == y.level && x.length == y.length && x.length <= kMaxLogText &&
+         std::memcmp(x.text, y.text, x.length) == 0;
+}
+
+// An unknown type: only the header is meaningful.
+bool same_body(const Message& a, const Message& b) {
+  return dispatch(a.type, true, [](const auto& x, const auto& y) { return same(x, y); }, a, b);
 }
 
 Message blank(MsgType t) {

@@ -8,7 +8,7 @@
 namespace flockscope::protocol {
 namespace {
 
-constexpr std::size_t kStateFixed = 17;  // PROTOCOL.md, "flock_state"
+constexpr std::size_t kStateFixed = fixed_payload_size(MsgType::kFlockState);
 constexpr std::size_t kBoidSize = 8;
 
 std::size_t chunk_frame_size(std::size_t count, bool groups) {

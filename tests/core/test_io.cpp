@@ -155,3 +155,8 @@ TEST(StateFiles, BadRowsNameTheLine) {
   EXPECT_EQ(s.x[0], 1);
   EXPECT_EQ(s.vy[0], 4);
 }
+
+TEST(Presets, DescriptionIsReadForTheListAndNeverThrows) {
+  EXPECT_EQ(preset_description(resolve_preset("report-baseline")).rfind("The report's baseline (Table 1)", 0), 0u);
+  EXPECT_EQ(preset_description(fs::temp_directory_path() / "flockscope-no-such-preset.json"), "");
+}

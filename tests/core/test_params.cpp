@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
+#include "flockscope/core/flock.hpp"
 #include "flockscope/core/params.hpp"
 
 using namespace flockscope;
@@ -89,4 +91,58 @@ TEST(CopyParams, CopiesOnlyTheKindAsked) {
   copy_params(a, b, Apply::Live);
   EXPECT_EQ(a.visualRange, 77);
   EXPECT_EQ(a.boids, Params{}.boids);
+}
+
+TEST(ParamTable, UnknownNameSuggestsTheNearestOne) {
+  Params p;
+  const auto case_slip = apply_assignment(p, "visualrange=30");
+  ASSERT_TRUE(case_slip);
+  EXPECT_NE(case_slip->find("unknown parameter 'visualrange' (did you mean visualRange?)"), std::string::npos) << *case_slip;
+  const auto typo = apply_assignment(p, "maxsped=3");
+  ASSERT_TRUE(typo);
+  EXPECT_NE(typo->find("did you mean maxspeed?"), std::string::npos) << *typo;
+  const auto far = apply_assignment(p, "nosuch=1");
+  ASSERT_TRUE(far);
+  EXPECT_EQ(far->find("did you mean"), std::string::npos) << *far;
+  EXPECT_EQ(p, Params{});  // nothing was set
+}
+
+// The used_by column is what the window trusts to grey out a slider: a parameter that a rule
+// set does not read must leave its flock bit for bit the same, and one it reads (for those
+// where a change shows in 30 steps) must change it. Scouts and predators are there so that
+// the bias and predator parameters have something to act on.
+TEST(ParamTable, UsedByMatchesWhatTheStepReads) {
+  for (const RuleSet r : {RuleSet::Cornell, RuleSet::Report, RuleSet::Blog}) {
+    Params base;
+    base.rules = int(r);
+    base.boids = 200, base.width = 300, base.height = 300, base.predators = 2;
+    base.scouts1 = 40, base.scouts2 = 40, base.D_vis = 50;
+    // The same start (spawned from `base`), then 30 steps under p: the change as a slider
+    // makes it.
+    auto hash_after = [&base](const Params& p) {
+      Flock f(base);
+      f.set_params(p);
+      for (int i = 0; i < 30; ++i) f.step();
+      return f.state_hash();
+    };
+    const std::uint64_t h0 = hash_after(base);
+    int used_and_changed = 0;
+    for (const ParamDef& d : param_table()) {
+      if (d.apply != Apply::Live || d.name == "rules") continue;  // reset-only ones shape the start
+      Params q = base;
+      const double v = get_param(base, d);
+      // A different valid value: the other end of a flag or choice, else a third more (or a
+      // value inside the range when the default is 0).
+      double w = d.kind == ParamKind::Bool || d.kind == ParamKind::Choice ? (v == d.min ? d.max : d.min)
+                                                                           : (v != 0 ? v * 1.35 : d.slider_max / 3);
+      w = std::min(w, d.max);
+      ASSERT_FALSE(set_param(q, d, w)) << d.name;
+      const bool changed = hash_after(q) != h0;
+      if (!d.used_by_rules(r))
+        EXPECT_FALSE(changed) << d.name << " is not used by rule set " << int(r) << " but changed its flock";
+      else
+        used_and_changed += changed;
+    }
+    EXPECT_GT(used_and_changed, 5) << "rule set " << int(r);
+  }
 }

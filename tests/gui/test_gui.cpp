@@ -190,15 +190,16 @@ TEST(GuiExport, CsvParsesBackToThePlottedValues) {
   std::ifstream in(csv);
   std::string line;
   std::getline(in, line);
-  EXPECT_EQ(line, "time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,source");
+  EXPECT_EQ(line, "time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,source,run");
   const PlotData& d = app.plots();
   std::size_t row = 0;
   while (std::getline(in, line)) {
     std::vector<double> v;
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) v.push_back(std::strtod(cell.c_str(), nullptr));
-    ASSERT_EQ(v.size(), 10u);
+    ASSERT_EQ(v.size(), 11u);
     ASSERT_LT(row, d.diameter.size());
+    EXPECT_EQ(v[10], 1);  // no reset: the first run
     EXPECT_EQ(v[0], d.diameter.t()[row]);
     EXPECT_EQ(v[2], d.diameter.y()[row]);
     EXPECT_EQ(v[3], d.cx.y()[row]);
@@ -253,7 +254,7 @@ TEST(GuiExport, FourStepsPerFrameExportAndRecordEveryStep) {
   Flock twin(params);
   for (std::size_t r = 1; r < rows.size(); ++r) {
     const auto& c = rows[r];
-    ASSERT_EQ(c.size(), 10u) << "row " << r;
+    ASSERT_EQ(c.size(), 11u) << "row " << r;
     const std::uint64_t step = r - 1;
     EXPECT_EQ(std::strtoull(c[1].c_str(), nullptr, 10), step);
     if (step > 0) twin.step();
@@ -332,7 +333,7 @@ TEST(GuiExport, SvgParsesWithTheSeriesAndPngHasTheRequestedSize) {
   app.set_running(true);
   for (int i = 0; i < 8; ++i) app.frame();
   app.set_running(false);
-  const ExportResult r = export_plot_files(dir, "x", app.plots(), {640, 360});
+  const ExportResult r = export_plot_files(dir, "x", app.plots(), plot::Size{640, 360});
   EXPECT_EQ(r.files.size(), 11u);  // the CSV, and SVG + PNG of five plots
   for (const auto& f : r.files) EXPECT_TRUE(fs::exists(f)) << f;
   // An XML parser accepts the SVG and finds the plotted series in it.

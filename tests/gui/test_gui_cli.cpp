@@ -60,3 +60,25 @@ TEST(GuiCli, NoDisplaySaysWhatToDoInstead) {
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_NE(r.output.find("flockscope run"), std::string::npos) << r.output;
 }
+
+TEST(GuiCli, AMistypedParameterNameSuggestsTheRightOne) {
+  const Result r = run(kEnv, "--set visualrange=30 --frames 1");
+  EXPECT_NE(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("unknown parameter 'visualrange' (did you mean visualRange?)"), std::string::npos) << r.output;
+}
+
+TEST(GuiCli, ParamsListsTheTable) {
+  const Result r = run("", "params");
+  ASSERT_EQ(r.code, 0) << r.output;
+  // The header, then one line a parameter: name, default, range, unit, applies, rules, help.
+  EXPECT_EQ(r.output.rfind("name ", 0), 0u) << r.output;
+  const auto at = r.output.find("\nvisualRange ");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const std::string line = r.output.substr(at + 1, r.output.find('\n', at + 1) - at - 1);
+  for (const char* part : {" 40 ", "[0, 10000] px", " live ", "cornell,blog", "Boids closer than this"})
+    EXPECT_NE(line.find(part), std::string::npos) << part << " not in: " << line;
+  EXPECT_NE(r.output.find("\nD_vis "), std::string::npos);
+  std::size_t lines = 0;
+  for (char c : r.output) lines += c == '\n';
+  EXPECT_EQ(lines, 1u + 39u);  // the header and every row of the table
+}

@@ -20,9 +20,10 @@
 #include "../link/hostile_board_process.hpp"
 #include "../link/test_pty.hpp"
 #include "flockscope/protocol/protocol.hpp"
-#include "wire_params.hpp"
+#include "link/wire_params.hpp"
 #include "gui_app.hpp"
 #include "mouse_events.hpp"
+#include "serial_source.hpp"
 
 namespace fs = std::filesystem;
 using namespace flockscope;
@@ -71,7 +72,9 @@ TEST(GuiSerial, SliderChangeIsPendingThenAcknowledgedAndARefusedOneReverts) {
   EXPECT_EQ(app.source().params().visualRange, 0.0);
   EXPECT_EQ(app.source().pending_params().visualRange, 0.0) << "the slider shows the board's value again";
   EXPECT_TRUE(app.message_is_error());
-  EXPECT_NE(app.message().find("the board rejected visualRange = 200: out of range; back to 0"), std::string::npos)
+  // The refusal names what the board allows (its log line, sent just before the ack).
+  EXPECT_NE(app.message().find("the board refused visualRange = 200 (out of range: this board allows 0 to 127); it keeps 0"),
+            std::string::npos)
       << app.message();
   // The plots follow the board's own frames (the board sends 30 a second: wait for them, the
   // steps above may take only a few hundred milliseconds).

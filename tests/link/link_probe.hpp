@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "board_link.hpp"
+#include "link/board_link.hpp"
 
 namespace linktest {
 

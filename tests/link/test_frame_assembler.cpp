@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "frame_assembler.hpp"
+#include "link/frame_assembler.hpp"
 #include "flockscope/protocol/protocol.hpp"
 
 using namespace flockscope;

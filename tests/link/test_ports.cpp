@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "ports.hpp"
+#include "link/ports.hpp"
 
 namespace fs = std::filesystem;
 using flockscope::link::list_ports;

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "wire_params.hpp"
+#include "link/wire_params.hpp"
 
 using namespace flockscope;
 namespace proto = flockscope::protocol;

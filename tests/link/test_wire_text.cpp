@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "wire_text.hpp"
+#include "link/wire_text.hpp"
 
 using flockscope::link::printable;
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -61,6 +62,182 @@ TEST(GuiBoardParams, ParametersNotOnTheBoardAreGreyedAndNeverSent) {
   stop = 1;
   th.join();
   EXPECT_EQ(fsl_get_counters().requests, 0u) << "nothing was sent to the board";
+  close(board);
+  close(host);
+}
+
+namespace {
+void push_key(Uint32 type, SDL_Scancode code, SDL_Keycode sym) {
+  SDL_Event e{};
+  e.type = type;
+  e.key.keysym.scancode = code;
+  e.key.keysym.sym = sym;
+  e.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
+  ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
+}
+
+void push_text(const char* text) {
+  SDL_Event e{};
+  e.type = SDL_TEXTINPUT;
+  std::snprintf(e.text.text, sizeof e.text.text, "%s", text);
+  ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
+}
+}  // namespace
+
+// Ctrl+click on the visualRange slider and type 400, a character every few frames (long
+// enough for any change sent on the way to reach the board), then Enter: the board gets one
+// change, 400 (the lab's check refuses it: its squared distances allow at most 180 px), and
+// the window says what was refused.
+TEST(GuiBoardParams, TypingIntoASliderSendsOnlyTheCommittedValue) {
+  int board = -1, host = -1;
+  char name[256];
+  ASSERT_EQ(openpty(&board, &host, name, nullptr, nullptr), 0);
+  termios t{};
+  tcgetattr(host, &t);
+  cfmakeraw(&t);
+  tcsetattr(host, TCSANOW, &t);
+  ASSERT_TRUE(tiny_board_init(board, 60));
+  const fsl_counters before = fsl_get_counters();
+  volatile int stop = 0;
+  std::thread th([&] { tiny_board_run(&stop); });
+  std::string message;
+  double kept = -1;
+  {
+    GuiOptions o;
+    o.width = 1100, o.height = 1000;
+    o.software = true;
+    o.use_ini = false;
+    o.vsync = false;
+    GuiApp app(o);
+    app.connect_serial(name);
+    ASSERT_TRUE(frames_until(app, 8000, [&] { return app.source().boids().n == 60 && app.source().has_param(7); }))
+        << app.message();
+    const double start = app.source().params().visualRange;
+    const std::optional<GuiApp::Rect> r = settled_rect(app, "param:visualRange");
+    ASSERT_TRUE(r.has_value());
+    // Ctrl held while clicking turns the slider into a text field.
+    SDL_SetModState(KMOD_LCTRL);
+    push_key(SDL_KEYDOWN, SDL_SCANCODE_LCTRL, SDLK_LCTRL);
+    app.frame();
+    push_mouse(SDL_MOUSEMOTION, r->cx(), r->cy());
+    app.frame();
+    push_mouse(SDL_MOUSEBUTTONDOWN, r->cx(), r->cy());
+    app.frame();
+    push_mouse(SDL_MOUSEBUTTONUP, r->cx(), r->cy());
+    app.frame();
+    SDL_SetModState(KMOD_NONE);
+    push_key(SDL_KEYUP, SDL_SCANCODE_LCTRL, SDLK_LCTRL);
+    app.frame();
+    for (const char* c : {"4", "0", "0"}) {
+      push_text(c);
+      frames_until(app, 400, [] { return false; });
+    }
+    EXPECT_FALSE(app.source().param_pending(7)) << "nothing sent while typing";
+    EXPECT_EQ(app.source().params().visualRange, start);
+    push_key(SDL_KEYDOWN, SDL_SCANCODE_RETURN, SDLK_RETURN);
+    app.frame();
+    push_key(SDL_KEYUP, SDL_SCANCODE_RETURN, SDLK_RETURN);
+    EXPECT_TRUE(frames_until(app, 4000, [&] { return app.message().find("visualRange = 400") != std::string::npos; }))
+        << app.message();
+    frames_until(app, 500, [] { return false; });
+    message = app.message();
+    kept = app.source().params().visualRange;
+    EXPECT_EQ(kept, start);
+    EXPECT_EQ(app.source().pending_params().visualRange, start) << "the slider shows the board's value again";
+  }
+  stop = 1;
+  th.join();
+  const fsl_counters after = fsl_get_counters();
+  EXPECT_EQ(after.requests - before.requests, 1u) << "one change reached the board, not 4 and 40 on the way";
+  EXPECT_EQ(after.rejected - before.rejected, 1u);
+  EXPECT_NE(message.find("the board refused visualRange = 400 (out of range: at most 180 px on this board (its squared "
+                         "distances are fix15)); it keeps 40"),
+            std::string::npos)
+      << message;
+  close(board);
+  close(host);
+}
+
+// One screen, one boid count: the board's stats, the boids slider and the Set-boid-count
+// field agree (the tiny board does not even list `boids` in its parameter set); when its link
+// goes quiet the frozen flock view says so.
+TEST(GuiBoardParams, BoidCountsAgreeAndALostLinkIsShownOverTheView) {
+  int board = -1, host = -1;
+  char name[256];
+  ASSERT_EQ(openpty(&board, &host, name, nullptr, nullptr), 0);
+  termios t{};
+  tcgetattr(host, &t);
+  cfmakeraw(&t);
+  tcsetattr(host, TCSANOW, &t);
+  ASSERT_TRUE(tiny_board_init(board, 60));
+  volatile int stop = 0;
+  std::thread th([&] { tiny_board_run(&stop); });
+  {
+    GuiOptions o;
+    o.width = 1100, o.height = 1000;
+    o.software = true;
+    o.use_ini = false;
+    o.vsync = false;
+    o.preset = "cornell-consensus";  // 1000 boids: not the board's count
+    GuiApp app(o);
+    app.connect_serial(name);
+    ASSERT_TRUE(frames_until(app, 8000, [&] { return app.source().boids().n == 60 && app.source().has_param(7); }))
+        << app.message();
+    EXPECT_TRUE(frames_until(app, 2000, [&] { return app.source().pending_params().boids == 60; }))
+        << "the boids slider shows " << app.source().pending_params().boids;
+    EXPECT_EQ(app.source().params().boids, 60);
+    EXPECT_FALSE(app.item_rect("view:stale").has_value()) << "connected: nothing over the view";
+    stop = 1;
+    th.join();
+    // Two seconds without a frame: the link is lost; the view keeps the last frame and says so.
+    EXPECT_TRUE(frames_until(app, 6000, [&] { return app.item_rect("view:stale").has_value(); }));
+    EXPECT_EQ(app.source().boids().n, 60u);
+    const auto r = app.item_rect("view:stale");
+    ASSERT_TRUE(r.has_value());
+    const auto v = app.view_rect();
+    EXPECT_GT(r->cx(), v.x0);
+    EXPECT_LT(r->cx(), v.x1);
+    EXPECT_GT(r->cy(), v.y0);
+    EXPECT_LT(r->cy(), v.y1);
+  }
+  close(board);
+  close(host);
+}
+
+// A port path that does not exist: an error naming it (and the ports there are), while the
+// window keeps trying it.
+TEST(GuiBoardParams, AMissingPortIsNamedAndStillTried) {
+  const std::string missing = (fs::temp_directory_path() / "flockscope-no-such-port").string();
+  fs::remove(missing);
+  GuiOptions o;
+  o.width = 1100, o.height = 1000;
+  o.software = true;
+  o.use_ini = false;
+  o.vsync = false;
+  o.port = missing;
+  GuiApp app(o);
+  ASSERT_TRUE(frames_until(app, 4000, [&] { return app.message().find("no such port") != std::string::npos; }))
+      << app.message();
+  EXPECT_TRUE(app.message_is_error());
+  EXPECT_NE(app.message().find(missing + ": no such port; "), std::string::npos) << app.message();
+  EXPECT_NE(app.message().find("still trying"), std::string::npos) << app.message();
+  EXPECT_NE(app.source().board(), nullptr) << "still the board's source";
+  // The port appears (a board plugged in): the link takes it.
+  int board = -1, host = -1;
+  char name[256];
+  ASSERT_EQ(openpty(&board, &host, name, nullptr, nullptr), 0);
+  termios t{};
+  tcgetattr(host, &t);
+  cfmakeraw(&t);
+  tcsetattr(host, TCSANOW, &t);
+  ASSERT_TRUE(tiny_board_init(board, 40));
+  volatile int stop = 0;
+  std::thread th([&] { tiny_board_run(&stop); });
+  fs::create_symlink(name, missing);
+  EXPECT_TRUE(frames_until(app, 8000, [&] { return app.source().boids().n == 40; })) << app.message();
+  stop = 1;
+  th.join();
+  fs::remove(missing);
   close(board);
   close(host);
 }

@@ -25,9 +25,19 @@ static uint32_t change_boid_count(uint32_t count) {
   return (uint32_t)n_boids;
 }
 // The squared distances are fix15 (at most 65535 px^2): the visual range stays below 181 px.
+// A refusal says what this board allows on the app's log (the app shows it with the refusal).
 static fsl_status check_range(const char* name, double value) {
-  if (value > 180) return FSL_OUT_OF_RANGE;
-  if (strcmp(name, "protectedRange") == 0 && value > fix2float15(visualRange)) return FSL_INVALID;
+  char why[96];
+  if (value > 180) {
+    snprintf(why, sizeof why, "%s: at most 180 px on this board (its squared distances are fix15)", name);
+    fsl_log(why);
+    return FSL_OUT_OF_RANGE;
+  }
+  if (strcmp(name, "protectedRange") == 0 && value > fix2float15(visualRange)) {
+    snprintf(why, sizeof why, "protectedRange: at most visualRange (%.1f px)", (double)fix2float15(visualRange));
+    fsl_log(why);
+    return FSL_INVALID;
+  }
   return FSL_OK;
 }
 

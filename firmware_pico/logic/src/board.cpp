@@ -1,6 +1,7 @@
 // Sections: construction | frame boundary (requests) | commands | output (ring, chunks)
 #include "flockscope/board/board.hpp"
 
+#include <cstdio>
 #include <cstring>
 
 namespace flockscope::board {
@@ -116,7 +117,18 @@ void Board::handle(const Message& m) {
       double v = 0;
       const Status st = params_.check(p.id, p.value, v);
       if (!protocol::is_accepted(st)) {
-        const ParamValue cur = find_param(p.id) ? params_.reported(p.id) : ParamValue::of_int(0);
+        // What the board allows, on the log before the ack: the app shows it with the refusal
+        // (at most 4 a second: a flood of refusals gets bare acks).
+        const ParamInfo* info = find_param(p.id);
+        if (info && st == Status::kOutOfRange && (reason_at_ == 0 || last_start_ - reason_at_ >= 250000)) {
+          reason_at_ = last_start_ == 0 ? 1 : last_start_;
+          double lo = 0, hi = 0;
+          params_.range(p.id, lo, hi);
+          char line[96];
+          std::snprintf(line, sizeof line, "%s: this board allows %g to %g", info->name, lo, hi);
+          log(protocol::LogLevel::kWarn, line);
+        }
+        const ParamValue cur = info ? params_.reported(p.id) : ParamValue::of_int(0);
         ack(m, st, p.id, cur);
         return;
       }
@@ -144,8 +156,16 @@ void Board::handle(const Message& m) {
       ++counters_.requests;
       handle_command(m);
       return;
-    default:
-      return;  // board -> app messages coming back: ignored
+    // Board -> app messages coming back: ignored. No default: a new message is a -Wswitch
+    // error here until the board decides on it (protocol/pico/flockscope_link.cpp lists the
+    // same cases: each board side decides for itself).
+    case MsgType::kAck:
+    case MsgType::kFlockState:
+    case MsgType::kPredators:
+    case MsgType::kMetrics:
+    case MsgType::kStats:
+    case MsgType::kLog:
+      return;
   }
 }
 
@@ -300,7 +320,7 @@ void Board::send_tail() {
     p.pos_shift = 4;
     p.vel_shift = 8;
     for (std::uint32_t i = 0; i < p.count; ++i) {
-      const Predator& q = flock_.predator(i);
+      const BoardPredator& q = flock_.predator(i);
       p.predators[i] = {quantise_fix(q.x, 4), quantise_fix(q.y, 4), quantise_fix(q.vx, 8), quantise_fix(q.vy, 8)};
     }
     send(msg_);

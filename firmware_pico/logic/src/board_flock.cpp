@@ -2,6 +2,7 @@
 // metrics
 #include "flockscope/board/board_flock.hpp"
 
+#include "flockscope/core/fnv1a.hpp"
 #include "flockscope/core/spawn.hpp"
 
 #include <algorithm>
@@ -652,31 +653,27 @@ bool BoardFlock::scan_sums(std::uint32_t k, ScanJob& job) const {
 }
 
 std::uint64_t BoardFlock::state_hash() const {
-  constexpr std::uint64_t kBasis = 1469598103934665603ull, kPrime = 1099511628211ull;
-  const auto add = [](std::uint64_t& h, std::uint32_t v) {
-    for (int b = 0; b < 4; ++b) h = (h ^ ((v >> (8 * b)) & 0xFFu)) * kPrime;
-  };
   // The boids: the sum (mod 2^64) of one FNV-1a hash per boid, so the order of the slots
   // (the grid's, which the sort may arrange as it likes) does not count, only what each
   // boid is.
   std::uint64_t boids = 0;
   for (std::uint32_t k = 0; k < n_; ++k) {
-    std::uint64_t b = kBasis;
-    add(b, buf_.id[k]);
-    add(b, std::uint32_t(buf_.x[k].raw)), add(b, std::uint32_t(buf_.y[k].raw));
-    add(b, std::uint32_t(buf_.vx[k].raw)), add(b, std::uint32_t(buf_.vy[k].raw));
-    boids += b;
+    Fnv1a b;
+    b.add_u32(buf_.id[k]);
+    b.add_u32(std::uint32_t(buf_.x[k].raw)), b.add_u32(std::uint32_t(buf_.y[k].raw));
+    b.add_u32(std::uint32_t(buf_.vx[k].raw)), b.add_u32(std::uint32_t(buf_.vy[k].raw));
+    boids += b.h;
   }
-  std::uint64_t h = kBasis;
-  add(h, n_);
-  add(h, std::uint32_t(boids)), add(h, std::uint32_t(boids >> 32));
-  for (std::uint32_t id = 0; id < buf_.bias_capacity; ++id) add(h, std::uint32_t(buf_.bias[id].raw));
+  Fnv1a h;
+  h.add_u32(n_);
+  h.add_u32(std::uint32_t(boids)), h.add_u32(std::uint32_t(boids >> 32));
+  for (std::uint32_t id = 0; id < buf_.bias_capacity; ++id) h.add_u32(std::uint32_t(buf_.bias[id].raw));
   for (std::uint32_t q = 0; q < predator_count(); ++q) {
-    const Predator& p = pred_[q];
-    add(h, std::uint32_t(p.x.raw)), add(h, std::uint32_t(p.y.raw));
-    add(h, std::uint32_t(p.vx.raw)), add(h, std::uint32_t(p.vy.raw));
+    const BoardPredator& p = pred_[q];
+    h.add_u32(std::uint32_t(p.x.raw)), h.add_u32(std::uint32_t(p.y.raw));
+    h.add_u32(std::uint32_t(p.vx.raw)), h.add_u32(std::uint32_t(p.vy.raw));
   }
-  return h;
+  return h.h;
 }
 
 std::uint32_t BoardFlock::check_scan() const {
@@ -806,7 +803,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
 void BoardFlock::end_step() {
   // Predators move like boids that only turn at the margins (seeds 001/004).
   for (std::uint32_t i = 0; i < n_pred_; ++i) {
-    Predator& p = pred_[i];
+    BoardPredator& p = pred_[i];
     const fix ovx = p.vx, ovy = p.vy;
     rules::cornell_edges(p.x, p.y, p.vx, p.vy, c_);
     rules::limit_speed(p.vx, p.vy, c_.minspeed, c_.maxspeed, ovx, ovy);

@@ -78,6 +78,12 @@ void ParamStore::board_range(const ParamInfo& p, double& lo, double& hi, bool& r
   }
 }
 
+void ParamStore::range(std::uint16_t id, double& lo, double& hi) const {
+  lo = hi = 0;
+  bool read_only = false;
+  if (const ParamInfo* p = id <= kMaxParamId ? find_param(id) : nullptr) board_range(*p, lo, hi, read_only);
+}
+
 Status ParamStore::check(std::uint16_t id, const ParamValue& v, double& value) const {
   const ParamInfo* p = id <= kMaxParamId ? find_param(id) : nullptr;
   if (!p) return Status::kUnknownId;

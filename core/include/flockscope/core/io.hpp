@@ -49,6 +49,9 @@ std::vector<std::string> preset_names();
 // {"description": "...", "params": {"visualRange": 40, "D_vis": "inf", "rules": "cornell", ...}}
 // Keys not given keep their defaults. Throws InputError.
 Params load_preset(const std::filesystem::path& file);
+// The preset's "description", or empty when it has none or cannot be read (never throws: a
+// list of presets shows what it can).
+std::string preset_description(const std::filesystem::path& file);
 Params params_from_json(const nlohmann::json& j, std::string_view origin);
 nlohmann::json params_to_json(const Params& p);
 void save_preset(const Params& p, const std::filesystem::path& file, std::string_view description = {});

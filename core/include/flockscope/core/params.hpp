@@ -17,6 +17,11 @@ namespace flockscope {
 enum class ParamKind : std::uint8_t { Real, Int, Bool, Choice };
 enum class Apply : std::uint8_t { Live, Reset };
 enum class RuleSet : int { Cornell = 0, Report = 1, Blog = 2 };
+// The group a parameter is shown in: the world, what every rule set uses, the edges, the
+// Cornell (and blog) neighbour rules and speeds, the report's own, the predators, the scouts.
+enum class ParamSection : std::uint8_t { World, Rules, Edges, Cornell, Report, Predators, Scouts };
+// Bits of ParamDef::used_by: the rule sets whose step reads a parameter.
+inline constexpr std::uint8_t rule_bit(RuleSet r) { return std::uint8_t(1u << unsigned(r)); }
 // The other choices, indexed as their names in choice_names().
 enum class ReportDivisor : int { Seen = 0, All = 1 };
 enum class UpdateOrder : int { Synchronous = 0, InPlace = 1 };
@@ -51,7 +56,11 @@ struct ParamDef {
   double slider_min, slider_max;
   std::string_view unit;
   Apply apply;
+  ParamSection section;
+  std::uint8_t used_by;  // rule_bit()s
   std::string_view help;
+
+  bool used_by_rules(RuleSet r) const { return (used_by & rule_bit(r)) != 0; }
 
   // A slider whose range spans two or more decades reads better on a log scale.
   bool log_scale() const { return kind == ParamKind::Real && slider_min > 0 && slider_max / slider_min >= 100; }
@@ -60,6 +69,9 @@ struct ParamDef {
 std::span<const ParamDef> param_table();
 const ParamDef* find_param(std::string_view name);
 const ParamDef* find_param(std::uint16_t id);
+// "unknown parameter 'NAME'", with the nearest name of the table when one is close (a wrong
+// case, a typo of up to two letters): "(did you mean visualRange?)".
+std::string unknown_param(std::string_view name);
 
 // Names of the `rules` choice, indexed by RuleSet.
 std::span<const std::string_view> rule_names();

@@ -47,6 +47,8 @@ struct Axis {
   // Named positions: tick k sits at x = k and reads categories[k] (values that have no
   // place on a number line: "inf", "true", "report").
   std::vector<std::string> categories;
+  // Values grow downwards (a y axis in screen coordinates, as the window draws the world).
+  bool downward = false;
 };
 
 struct LinePlot {

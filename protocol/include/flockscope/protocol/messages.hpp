@@ -1,6 +1,7 @@
 // The messages of the flockscope wire protocol, version 1, as plain structs.
 // PROTOCOL.md is the normative description (byte layouts, who sends what, what a
-// receiver does on errors); this header mirrors it.
+// receiver does on errors); this header mirrors it. The list of messages itself is
+// message_list.hpp.
 //
 // Sections: constants | enums | payload structs | Message | helpers
 //
@@ -12,6 +13,8 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+
+#include "flockscope/protocol/message_list.hpp"
 
 namespace flockscope::protocol {
 
@@ -36,20 +39,26 @@ inline constexpr std::size_t kMaxLogText = 255;
 
 // ---- enums ------------------------------------------------------------------
 
+// One enumerator per row of message_list.hpp, with its type code.
 enum class MsgType : std::uint8_t {
-  kHello = 0x01,
-  kParamSet = 0x02,
-  kParamChange = 0x03,
-  kAck = 0x04,
-  kCommand = 0x05,
-  kFlockState = 0x10,
-  kPredators = 0x11,
-  kMetrics = 0x12,
-  kStats = 0x13,
-  kLog = 0x20,
+#define FLOCKSCOPE_MSG_ENUM(k, type, code, member, name, fixed) k = code,
+  FLOCKSCOPE_MESSAGE_LIST(FLOCKSCOPE_MSG_ENUM)
+#undef FLOCKSCOPE_MSG_ENUM
 };
 bool is_known(MsgType t);
 const char* to_string(MsgType t);  // "hello", "param_set", ...; "unknown" otherwise
+// A payload's bytes without its variable part (names, entries, boids, text); 0 for a type
+// outside the list.
+constexpr std::size_t fixed_payload_size(MsgType t) {
+  switch (t) {
+#define FLOCKSCOPE_MSG_FIXED_SIZE(k, type, code, member, name, fixed) \
+  case MsgType::k:                                                    \
+    return fixed;
+    FLOCKSCOPE_MESSAGE_LIST(FLOCKSCOPE_MSG_FIXED_SIZE)
+#undef FLOCKSCOPE_MSG_FIXED_SIZE
+  }
+  return 0;
+}
 
 enum class Role : std::uint8_t { kApp = 0, kBoard = 1, kVirtualBoard = 2 };
 
@@ -203,7 +212,9 @@ struct Predators {
   BoidQ predators[kMaxPredators];
 };
 
-struct Metrics {
+// The sender's own metrics of a frame (the metrics message). Named apart from core's
+// Metrics, which the app computes from every boid of the state.
+struct BoardMetrics {
   std::uint32_t frame;
   float diameter;      // mean distance to the centroid, px
   float centroid_x;    // px
@@ -237,16 +248,9 @@ struct Message {
   std::uint8_t version;  // header version; kProtocolVersion unless a foreign hello
   std::uint16_t seq;     // sender's frame counter (the encoder's Encoder stamps it)
   union {
-    Hello hello;
-    ParamSet param_set;
-    ParamChange param_change;
-    Ack ack;
-    Command command;
-    FlockState flock_state;
-    Predators predators;
-    Metrics metrics;
-    Stats stats;
-    Log log;
+#define FLOCKSCOPE_MSG_MEMBER(k, type, code, member, name, fixed) type member;
+    FLOCKSCOPE_MESSAGE_LIST(FLOCKSCOPE_MSG_MEMBER)
+#undef FLOCKSCOPE_MSG_MEMBER
   };
 };
 

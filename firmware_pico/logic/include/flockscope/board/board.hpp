@@ -53,7 +53,9 @@ inline constexpr std::uint8_t kSwMajor = 0, kSwMinor = 1;
 inline constexpr std::uint16_t kSwPatch = 0;
 inline constexpr std::size_t kTxRing = 8192;
 
-struct LinkCounters {
+// What the board counts of its side of the link (the app's link::LinkCounters counts the
+// app's).
+struct BoardLinkCounters {
   std::uint32_t tx_dropped = 0;      // protocol frames not sent (link busy)
   std::uint32_t state_frames = 0;    // frames whose state went out completely
   std::uint32_t state_cut = 0;       // frames whose state was cut
@@ -76,7 +78,7 @@ class Board {
   bool running() const { return !paused_; }
   bool session() const { return session_; }
   std::uint32_t elapsed_ms() const { return std::uint32_t(elapsed_us_ / 1000); }
-  const LinkCounters& counters() const { return counters_; }
+  const BoardLinkCounters& counters() const { return counters_; }
   const protocol::DecoderStats& rx_stats() const { return decoder_.stats(); }
   std::uint32_t streams() const { return streams_; }
 
@@ -122,12 +124,13 @@ class Board {
   std::uint32_t streams_ = 0;
   std::uint32_t params_version_ = 0;
   std::uint64_t last_start_ = 0, elapsed_us_ = 0;
+  std::uint64_t reason_at_ = 0;  // the frame start of the last refusal reason logged
   std::uint32_t compute_us_ = 0;
   // The frame whose output is being sent.
   bool out_pending_ = false, tail_pending_ = false;
   std::uint32_t out_frame_ = 0, out_total_ = 0, out_next_ = 0, resume_at_ = 0;
   bool out_groups_ = false;
-  LinkCounters counters_;
+  BoardLinkCounters counters_;
 };
 
 }  // namespace flockscope::board

@@ -107,7 +107,8 @@ struct WholeSums {
   std::int32_t n;
 };
 
-struct Predator {
+// A predator in fixed point (core's Predator is the float engine's).
+struct BoardPredator {
   fix x, y, vx, vy;
 };
 inline constexpr std::uint32_t kMaxPredators = 16;
@@ -154,8 +155,8 @@ class BoardFlock {
   bool predators_on() const { return predators_on_; }
   void set_predators_on(bool on) { predators_on_ = on; }
   std::uint32_t predator_count() const { return predators_on_ ? n_pred_ : 0; }
-  const Predator& predator(std::uint32_t i) const { return pred_[i]; }
-  void set_predator(std::uint32_t i, const Predator& p) { pred_[i] = p; }
+  const BoardPredator& predator(std::uint32_t i) const { return pred_[i]; }
+  void set_predator(std::uint32_t i, const BoardPredator& p) { pred_[i] = p; }
 
   // State after the last step, in storage order (id(k) is slot k's boid).
   fix x(std::uint32_t k) const { return buf_.x[k]; }
@@ -259,7 +260,7 @@ class BoardFlock {
   std::int32_t range9_ = 0;  // the neighbour test, Q23.9, and its squared ranges (2^-18 px^2)
   std::uint64_t visual2_ = 0, protected2_ = 0;
   bool fast_scan_ = false;  // flockscope_scan_neighbours' conditions hold (configure())
-  Predator pred_[kMaxPredators] = {};
+  BoardPredator pred_[kMaxPredators] = {};
   std::uint32_t n_pred_ = 0;
   bool predators_on_ = true;
   bool general_only_ = false;

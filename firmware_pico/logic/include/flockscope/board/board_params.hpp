@@ -24,7 +24,7 @@ struct ParamInfo {
 };
 
 namespace detail {
-#define FLOCKSCOPE_BOARD_ROW(id, name, kind, def, min, max, smin, smax, unit, apply, help) \
+#define FLOCKSCOPE_BOARD_ROW(id, name, kind, def, min, max, smin, smax, unit, apply, ...) \
   ParamInfo{id, #name, Kind::kind, double(def), double(min), double(max), Apply_##apply},
 inline constexpr bool Apply_Live = false;
 inline constexpr bool Apply_Reset = true;
@@ -80,6 +80,8 @@ class ParamStore {
   // The value to report for a parameter (pending: what the app set last).
   protocol::ParamValue reported(std::uint16_t id) const;
   const BoardLimits& limits() const { return limits_; }
+  // What this board allows for a parameter (the table's range tightened to the board's).
+  void range(std::uint16_t id, double& lo, double& hi) const;
   // Bumped whenever an active value changes (the flock re-derives its coefficients).
   std::uint32_t version() const { return version_; }
 

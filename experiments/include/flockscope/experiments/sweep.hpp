@@ -1,8 +1,9 @@
 // Parameter sweeps: many small seeded flocks, one summary row each, run in parallel and
 // written in a fixed order, so the same command always gives the same runs.csv.
 //
-// Sections: grid axes | the plan (run ids, seeds, shards) | one run's summary | runs.csv
-// rows and tables | statistics | per-combination summaries | running a sweep | merging shards
+// Sections: grid axes | the plan (run ids, seeds, shards) | runs.csv rows | per-combination
+// summaries | running a sweep | merging shards. One run's measurement is run_summary.hpp,
+// the statistics statistics.hpp, the CSV tables csv_table.hpp.
 //
 // Run ids: combination-major (id = combination * reps + rep); combinations count through the
 // axes like nested loops, the last --grid innermost. A shard i/n owns the ids with
@@ -11,12 +12,10 @@
 #pragma once
 
 #include <atomic>
-#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,8 +23,11 @@
 #include <nlohmann/json.hpp>
 
 #include "flockscope/core/params.hpp"
+#include "flockscope/experiments/csv_table.hpp"
+#include "flockscope/experiments/run_summary.hpp"
+#include "flockscope/experiments/statistics.hpp"
 
-namespace flockscope {
+namespace flockscope::experiments {
 
 // ---------------------------------------------------------------- grid axes
 // Keys that are not parameters but set the scout groups from shares, so that a consensus
@@ -46,7 +48,6 @@ struct GridAxis {
 GridAxis parse_grid_axis(std::string_view spec);
 
 // ---------------------------------------------------------------- the plan
-enum class SweepKind { Flock, Consensus };
 // PerRun: every run its own seed. PerRep: repetition r uses the same seed in every
 // combination (common random numbers: paired comparisons across parameter values).
 enum class SeedMode { PerRun, PerRep };
@@ -58,22 +59,6 @@ struct Shard {
 };
 // "i/n" with 0 <= i < n. Throws InputError.
 Shard parse_shard(std::string_view text);
-
-struct SummaryOptions {
-  // Flock formation is tested every `check_every` steps (and at the last step): the test
-  // links boids into clusters, which costs about as much as a step of a 100-boid flock.
-  std::uint64_t check_every = 5;
-  // Largest linking radius of the "formed" test (see formation_radius).
-  double form_radius = 10;
-  // Consensus: the naive boids' centroid must move this share of the interior width
-  // (between the margins) from its centre to count as a decision.
-  double decide_fraction = 0.25;
-  // Consensus, Couzin et al. 2005's accuracy: the naive boids' mean heading (the mean over
-  // naive boids of vx / speed) averaged over steps [heading_from, heading_to] of the run,
-  // ending early at the decision step (after it the margins turn the group back), written
-  // as runs.csv's naive_heading.
-  std::uint64_t heading_from = 0, heading_to = 1000000000;
-};
 
 struct SweepSpec {
   SweepKind kind = SweepKind::Flock;
@@ -100,6 +85,8 @@ struct RunPoint {
   Params params;  // base + swept values + derived scouts + seed
 };
 RunPoint run_point(const SweepSpec& s, std::uint64_t id);
+// The value of each axis (its index) in a combination.
+std::vector<std::size_t> value_index_of(const SweepSpec& s, std::uint64_t combination);
 
 // A run's seed depends only on the base seed, the swept values (keys sorted, so the order of
 // the --grid flags does not matter) and the repetition: extending a grid keeps the seeds of
@@ -108,66 +95,10 @@ std::uint32_t derive_seed(std::uint64_t base, std::string_view combination_key, 
 // "D_vis=10;S_align=0.06": the swept keys, sorted, with their labels.
 std::string combination_key(const SweepSpec& s, const std::vector<std::size_t>& value_index);
 
-// ---------------------------------------------------------------- one run's summary
-struct RunSummary {
-  double final_diameter = 0, mean_diameter = 0;
-  double final_polarisation = 0, mean_polarisation = 0;
-  int final_clusters = 0;  // under formation_radius()
-  bool formed = false;
-  std::uint64_t formed_step = 0;
-  double formed_time = 0;
-  // Consensus: +1 right, -1 left, 0 undecided within the run.
-  int decision = 0;
-  // Consensus: the naive boids' mean x-heading over the heading window, in [-1, 1] (NaN
-  // without naive boids).
-  double naive_heading = 0;
-  std::uint64_t decision_step = 0;
-  double decision_time = 0;
-  std::int64_t scouts1 = 0, scouts2 = 0;
-  std::uint64_t boid_steps = 0;
-};
-
-// The flock counts as formed when every boid is linked to every other through boids closer
-// than this: the rules' vision, but at most o.form_radius. The vision alone says nothing
-// when it is infinite (every boid sees every other), and little when it is long: 100 boids
-// spawned at random in the report's 200 x 200 box are one group under a 35 px link before
-// they have moved at all.
-double formation_radius(const Params& p, const SummaryOptions& o);
-
-// Runs one flock single-threaded and measures it. Deterministic.
-RunSummary summarise_run(const Params& p, std::uint64_t steps, SweepKind kind, const SummaryOptions& o);
-
-// ---------------------------------------------------------------- runs.csv rows and tables
+// ---------------------------------------------------------------- runs.csv rows
 std::vector<std::string> runs_columns(const SweepSpec& s);
 std::string runs_header(const SweepSpec& s);
 std::string runs_row(const SweepSpec& s, const RunPoint& pt, const RunSummary& r);
-// Shortest text that reads back as the same double; "NA" for NaN.
-std::string number_cell(double v);
-
-struct Table {
-  std::vector<std::string> columns;
-  std::vector<std::vector<std::string>> rows;
-  // Index of a column, or -1.
-  int column(std::string_view name) const;
-  // Cell as a number (NaN for NA or empty).
-  double number(std::size_t row, int col) const;
-};
-Table parse_csv_table(std::string_view text);
-Table read_csv_table(const std::filesystem::path& file);
-
-// ---------------------------------------------------------------- statistics
-struct Stats {
-  std::size_t n = 0;  // finite values counted; NaN entries are skipped
-  double mean = NAN, sd = NAN, min = NAN, max = NAN, median = NAN;
-};
-// sd is the sample standard deviation (n - 1); NaN with fewer than two values.
-Stats describe(std::span<const double> values);
-
-struct Proportion {
-  std::size_t k = 0, n = 0;
-  double p = NAN, lo = NAN, hi = NAN;  // Wilson score interval
-};
-Proportion proportion(std::size_t k, std::size_t n, double z = 1.959963984540054);
 
 // ---------------------------------------------------------------- per-combination summaries
 // The metrics summary.csv and the plots describe, in order.
@@ -178,8 +109,8 @@ struct ComboSummary {
   std::vector<std::string> labels;  // per axis
   std::vector<double> values;       // per axis (numeric, for plotting)
   std::size_t runs = 0;
-  std::vector<Stats> metrics;  // per summary_metrics(kind)
-  Proportion right, left;      // consensus only
+  std::vector<SampleStats> metrics;       // per summary_metrics(kind)
+  Proportion right, left;                 // consensus only
   std::int64_t scouts1 = 0, scouts2 = 0;  // of the combination (consensus)
 };
 
@@ -262,5 +193,4 @@ SweepSpec spec_from_json(const nlohmann::json& j, std::string_view origin);
 // Returns the merged spec (shard 0/1). Throws InputError.
 SweepSpec merge_shards(const std::vector<std::filesystem::path>& shard_dirs, const std::filesystem::path& dir,
                        std::vector<ComboSummary>* combos = nullptr);
-
-}  // namespace flockscope
+}  // namespace flockscope::experiments

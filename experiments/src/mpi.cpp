@@ -1,4 +1,4 @@
-// The MPI job behind `mpirun -n P flockscope sweep` (see sweep_mpi.hpp). Built with MPI when
+// The MPI job behind `mpirun -n P flockscope sweep` (see mpi.hpp). Built with MPI when
 // CMake finds it (FLOCKSCOPE_MPI); without it, a launch under mpirun with more than one rank
 // is refused on rank 0 and silent on the others, so that P copies never write one folder.
 //
@@ -8,7 +8,7 @@
 //
 // Sections: the launcher's environment | messages | a worker rank | rank 0's remote | enter
 // and leave | without MPI
-#include "sweep_mpi.hpp"
+#include "flockscope/experiments/mpi.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -37,7 +37,7 @@
 #include "flockscope/core/io.hpp"
 #endif
 
-namespace flockscope::cli::mpi {
+namespace flockscope::experiments::mpi {
 
 // ---------------------------------------------------------------- the launcher's environment
 namespace {
@@ -478,4 +478,4 @@ std::unique_ptr<SweepRemote> sweep_remote(const SweepSpec&, int, std::atomic<boo
 }
 #endif
 
-}  // namespace flockscope::cli::mpi
+}  // namespace flockscope::experiments::mpi

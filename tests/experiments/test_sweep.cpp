@@ -1,7 +1,8 @@
 // Sweeps: grid parsing and expansion, seeds, per-run summaries against run_flock, the
-// statistics on hand-computed data, and the files: reproducible, resumable, shardable.
+// per-combination summaries of a hand-made table, and the files: reproducible, resumable, shardable.
 //
-// Sections: grid axes | expansion and seeds | run summaries | statistics | files
+// Sections: grid axes | expansion and seeds | run summaries | per-combination summaries |
+// files
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -14,10 +15,11 @@
 #include "flockscope/core/io.hpp"
 #include "flockscope/core/metrics.hpp"
 #include "flockscope/core/run.hpp"
-#include "flockscope/core/sweep.hpp"
+#include "flockscope/experiments/sweep.hpp"
 
 namespace fs = std::filesystem;
 using namespace flockscope;
+using namespace flockscope::experiments;
 
 namespace {
 
@@ -270,39 +272,7 @@ TEST(SweepSummary, ScoutsThatAllGoRightDecideRight) {
   EXPECT_EQ(summarise_run(p, 50, SweepKind::Consensus, SummaryOptions{}).decision, 0);
 }
 
-// ---------------------------------------------------------------- statistics
-TEST(SweepStats, DescribeOnHandComputedData) {
-  const std::vector<double> v = {4, 1, 3, 2};
-  const Stats s = describe(v);
-  EXPECT_EQ(s.n, 4u);
-  EXPECT_DOUBLE_EQ(s.mean, 2.5);
-  EXPECT_DOUBLE_EQ(s.sd, 1.2909944487358056);  // sqrt(5/3)
-  EXPECT_DOUBLE_EQ(s.median, 2.5);
-  EXPECT_EQ(s.min, 1);
-  EXPECT_EQ(s.max, 4);
-  const std::vector<double> w = {2, 4, 4, NAN, 4, 5, 5, 7, 9};
-  const Stats t = describe(w);
-  EXPECT_EQ(t.n, 8u);  // NaN skipped
-  EXPECT_DOUBLE_EQ(t.mean, 5);
-  EXPECT_DOUBLE_EQ(t.sd, 2.138089935299395);
-  EXPECT_DOUBLE_EQ(t.median, 4.5);
-  const Stats one = describe(std::vector<double>{3});
-  EXPECT_EQ(one.mean, 3);
-  EXPECT_TRUE(std::isnan(one.sd));
-  EXPECT_EQ(describe(std::vector<double>{}).n, 0u);
-}
-
-TEST(SweepStats, WilsonInterval) {
-  const Proportion p = proportion(8, 10);
-  EXPECT_DOUBLE_EQ(p.p, 0.8);
-  EXPECT_NEAR(p.lo, 0.490162471536642, 1e-12);
-  EXPECT_NEAR(p.hi, 0.943317848545625, 1e-12);
-  const Proportion z = proportion(0, 5);
-  EXPECT_EQ(z.lo, 0);
-  EXPECT_NEAR(z.hi, 0.434482464783175, 1e-12);
-  EXPECT_TRUE(std::isnan(proportion(0, 0).p));
-}
-
+// ---------------------------------------------------------------- per-combination summaries
 TEST(SweepStats, CombinationsOfAHandMadeTable) {
   SweepSpec s;
   s.kind = SweepKind::Consensus;
@@ -340,12 +310,6 @@ TEST(SweepStats, CombinationsOfAHandMadeTable) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')).rfind("combination,boids,runs,scouts_right,scouts_left,p_right,", 0), 0u) << csv;
 }
 
-TEST(SweepStats, NumberCellsReadBackExactly) {
-  for (double v : {0.1, 1.0 / 3.0, 12345.678, -2.5, 1e-300}) EXPECT_EQ(std::stod(number_cell(v)), v);
-  EXPECT_EQ(number_cell(NAN), "NA");
-  EXPECT_EQ(number_cell(-0.0), "0");
-  EXPECT_EQ(number_cell(INFINITY), "inf");
-}
 
 // ---------------------------------------------------------------- files
 TEST(SweepFiles, SameSpecSameBytesOnAnyJobCount) {
@@ -438,7 +402,7 @@ TEST(SweepFiles, AGarbledRowIsDroppedWithAWarningAndRedone) {
 }
 
 // Another process's share of the queue, here made in the polling thread itself: what the
-// MPI ranks do through app/sweep_mpi.cpp, without the transport.
+// MPI ranks do through experiments/src/mpi.cpp, without the transport.
 struct InlineRemote final : SweepRemote {
   const SweepSpec& s;
   std::uint64_t took = 0;

@@ -1,6 +1,6 @@
 // `flockscope sweep` (and `consensus`) as an MPI job: `mpirun -n P flockscope sweep ...` or
 // `srun flockscope sweep ...`. Rank 0 parses the command line, owns the output folder and
-// runs the sweep as today, with the other ranks as a SweepRemote: they take run ids from its
+// runs the sweep as a single process does, with the other ranks as a SweepRemote: they take run ids from its
 // queue (a few at a time, so slow runs leave no rank idle), simulate them on --jobs threads
 // each, and send the rows back. Ranks other than 0 never read the command line or write files.
 //
@@ -13,9 +13,9 @@
 #include <optional>
 #include <string>
 
-#include "flockscope/core/sweep.hpp"
+#include "flockscope/experiments/sweep.hpp"
 
-namespace flockscope::cli::mpi {
+namespace flockscope::experiments::mpi {
 
 // First thing in main. Under an MPI launcher it joins the job: a rank other than 0 serves
 // sweeps here until rank 0 lets it go and returns its exit code; rank 0 and a plain launch
@@ -40,4 +40,4 @@ bool progress_terminal();
 std::unique_ptr<SweepRemote> sweep_remote(const SweepSpec& s, int jobs, std::atomic<bool>& stop,
                                           const std::string& partial_file, const char* command);
 
-}  // namespace flockscope::cli::mpi
+}  // namespace flockscope::experiments::mpi

@@ -1,0 +1,301 @@
+// The control panel down the window's left side. Fixed at its top (never scrolled, never
+// pushed down): the source, the toolbar (run, step, reset, new seed, undo; record, export,
+// largest flock) and one status line for the last message. Below it scroll steps per frame,
+// the timeline, presets, the parameter panel, the board panel, stats, record and replay, and
+// export.
+// Each control asks the source what it can do (BoidSource's capabilities), never its class.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cinttypes>
+
+#include "export.hpp"
+#include "flockscope/core/io.hpp"
+#include "gui_app.hpp"
+
+namespace flockscope::gui {
+
+namespace fs = std::filesystem;
+
+void GuiApp::controls_panel() {
+  toolbar();
+  status_line();
+  ImGui::Separator();
+  ImGui::BeginChild("##controls");
+  scrolled_controls();
+  ImGui::EndChild();
+}
+
+void GuiApp::toolbar() {
+  ImGui::Text("Source: %s", source_->title());
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", source_->simulated_here() ? preset_name_.c_str() : source_->origin().c_str());
+  if (source_->live()) {
+    // The source runs by itself: Pause and Resume are commands to it.
+    ImGui::BeginDisabled(!source_->accepts_commands());
+    if (ImGui::Button(source_->paused() ? "Resume" : "Pause", ImVec2(70, 0))) source_->set_paused(!source_->paused());
+    rects_.remember("button:Run");
+    ImGui::EndDisabled();
+  } else {
+    if (ImGui::Button(running_ ? "Pause" : "Run", ImVec2(70, 0))) running_ = !running_;
+    rects_.remember("button:Run");
+    ImGui::SameLine();
+    if (ImGui::Button("Step")) step_requested_ = true;
+    rects_.remember("button:Step");
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) reset_requested_ = true;
+  rects_.remember("button:Reset");
+  if (!source_->timeline()) {  // a replay plays one run back; the others start a new one
+    ImGui::SameLine();
+    if (ImGui::Button("New seed")) {
+      edit_.seed = (edit_.seed + 1) % 4294967296LL;
+      params_changed_ = reset_requested_ = true;
+    }
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(undo_.empty() || !source_->editable());
+  if (ImGui::Button("Undo")) undo();
+  rects_.remember("button:Undo");
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Undo the last parameter change (Ctrl+Z); %zu kept", undo_.size());
+
+  // What leaves a file or changes the flock's size, always in reach.
+  if (source_->recordable()) {
+    if (!recorder_.active()) {
+      if (ImGui::Button("Record")) start_recording(fs::path(export_dir_) / ("recording-" + timestamp() + ".flkrec"));
+    } else {
+      ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.7f, 0.15f, 0.15f, 1));
+      if (ImGui::Button("Stop recording")) stop_recording();
+      ImGui::PopStyleColor();
+    }
+    rects_.remember("button:Record");
+    ImGui::SameLine();
+  }
+  if (ImGui::Button("Export plots")) export_all(export_dir_);
+  rects_.remember("button:Export");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("CSV, SVG and PNG of the plots and the parameters as a preset into %s (which rows and plots: Export, below)",
+                      export_dir_.c_str());
+  if (source_->simulated_here()) {
+    ImGui::SameLine();
+    ImGui::Checkbox("Largest flock", &largest_.enabled);
+    rects_.remember("largest");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The lab's challenge: keep adding boids while the frame rate stays at or above %.0f fps (Stats)",
+                        largest_.target_fps);
+  }
+}
+
+// One line, always there (empty when there is nothing to say), so a message never moves
+// the controls; the whole text shows on hover.
+void GuiApp::status_line() {
+  const float h = ImGui::GetFrameHeight();
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x;
+  ImGui::Dummy(ImVec2(w, h));
+  rects_.remember("status");
+  if (messages_.text().empty()) return;
+  rects_.remember("message");
+  const bool hovered = ImGui::IsItemHovered();
+  const float close_w = h;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), messages_.is_error() ? IM_COL32(70, 20, 20, 255) : IM_COL32(20, 50, 30, 255), 3);
+  const ImU32 col = messages_.is_error() ? IM_COL32(255, 115, 100, 255) : IM_COL32(150, 230, 150, 255);
+  const ImVec2 text_pos(p0.x + 4, p0.y + (h - ImGui::GetFontSize()) / 2);
+  dl->PushClipRect(p0, ImVec2(p0.x + w - close_w - 2, p0.y + h), true);
+  dl->AddText(text_pos, col, messages_.text().c_str());
+  dl->PopClipRect();
+  if (hovered) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+    ImGui::TextUnformatted(messages_.text().c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+  // The dismiss box sits on the line's right end, over the reserved space.
+  const ImVec2 after = ImGui::GetCursorScreenPos();
+  ImGui::SetCursorScreenPos(ImVec2(p0.x + w - close_w, p0.y));
+  if (ImGui::Button("x##dismiss", ImVec2(close_w, h))) messages_.clear();
+  ImGui::SetCursorScreenPos(after);
+}
+
+void GuiApp::undo() {
+  if (undo_.empty() || !source_->editable()) return;
+  std::string names;
+  for (const ParamDef& d : param_table())
+    if (get_param(undo_.back(), d) != get_param(edit_, d)) names += (names.empty() ? "" : ", ") + std::string(d.name);
+  edit_ = undo_.back();
+  undo_.pop_back();
+  params_changed_ = true;
+  note("undone: " + (names.empty() ? std::string("no change") : names));
+}
+
+void GuiApp::scrolled_controls() {
+  if (!source_->live()) {
+    ImGui::SetNextItemWidth(150);
+    ImGui::SliderInt("steps per frame", &steps_per_frame_, 1, 50, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+  }
+
+  if (Timeline* tl = source_->timeline()) {
+    int idx = int(tl->index());
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::SliderInt("##timeline", &idx, 0, int(std::max<std::size_t>(tl->frames(), 1) - 1), "frame %d")) {
+      tl->seek(std::size_t(idx));
+      source_moved_ = false;
+    }
+    rects_.remember("replay:timeline");
+    const bool back = ImGui::Button("Back to a local flock");
+    rects_.remember("button:Back to a local flock");
+    if (back) {
+      const Params p = tl->start_params();
+      set_source(std::make_unique<LocalSource>(p));
+      preset_name_ = "(the recording's parameters)";
+      reference_ = p;
+      note("a local flock with the recording's parameters");
+      return;
+    }
+  }
+
+  // Presets.
+  if (source_->simulated_here() && ImGui::CollapsingHeader("Presets", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::SetNextItemWidth(200);
+    if (preset_descriptions_.empty())  // the bundled presets, read once
+      for (const auto& name : preset_names()) preset_descriptions_.emplace_back(name, preset_description(resolve_preset(name)));
+    if (ImGui::BeginCombo("preset", preset_name_.c_str(), ImGuiComboFlags_HeightLarge)) {
+      for (const auto& [name, description] : preset_descriptions_) {
+        if (ImGui::Selectable(name.c_str(), name == preset_name_)) load_preset_file(name);
+        rects_.remember("preset:" + name);
+        if (!description.empty()) {
+          if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+            ImGui::TextUnformatted(description.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+          }
+          // The description's first words beside the name, dimmed.
+          ImGui::SameLine(190);
+          const std::string first = description.size() > 60 ? description.substr(0, 57) + "..." : description;
+          ImGui::TextDisabled("%s", first.c_str());
+        }
+      }
+      ImGui::EndCombo();
+    } else {
+      rects_.remember("preset:list");
+    }
+    if (ImGui::IsItemHovered()) {
+      for (const auto& [name, description] : preset_descriptions_)
+        if (name == preset_name_ && !description.empty()) ImGui::SetTooltip("%s", description.c_str());
+    }
+    if (preset_path_.empty()) preset_path_ = (fs::path(export_dir_) / "my-preset.json").string();
+    ImGui::SetNextItemWidth(200);
+    input_text("##presetfile", preset_path_);
+    ImGui::SameLine();
+    if (ImGui::Button("Load")) load_preset_file(preset_path_);
+    ImGui::SameLine();
+    if (ImGui::Button("Save")) {
+      try {
+        fs::create_directories(fs::path(preset_path_).parent_path());
+        save_preset(edit_, preset_path_, "saved from the flockscope window");
+        note("preset saved: " + preset_path_);
+      } catch (const std::exception& e) {
+        note(std::string("cannot save the preset: ") + e.what(), true);
+      }
+    }
+  }
+
+  if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen) && parameter_panel_.draw(*source_, edit_, reference_, rects_, messages_))
+    params_changed_ = true;
+
+  // The board panel may switch sources (connect, disconnect): this frame's panel ends there.
+  if (ImGui::CollapsingHeader("Board (serial port)", source_->board() ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+    switch (serial_panel_.draw(*source_, seconds(), rects_)) {
+      case SerialPanel::Action::None: break;
+      case SerialPanel::Action::Connect: connect_serial(serial_panel_.port()); return;
+      case SerialPanel::Action::Disconnect: disconnect_serial(); return;
+    }
+  }
+
+  if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) {
+    const auto b = source_->boids();
+    ImGui::Text("boids %zu   predators %zu", b.n, source_->predators().size());
+    ImGui::Text("frame rate %.1f fps   elapsed %.0f s", fps_, seconds());
+    ImGui::Text("step %" PRIu64 "   sim time %.1f", source_->step(), source_->time());
+    const double per_step = times_.steps > 0 ? times_.simulate / times_.steps : 0;
+    ImGui::Text("simulate + metrics %.2f ms (%.2f ms/step)  rest %.2f ms", times_.simulate, per_step, times_.update_rest);
+    ImGui::Text("geometry %.2f ms (%.1f ns/boid)  render %.2f ms", times_.geometry,
+                b.n ? times_.geometry * 1e6 / double(b.n) : 0.0, times_.render);
+    if (source_->simulated_here()) {
+      ImGui::TextUnformatted("Largest flock (toolbar):");
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(90);
+      ImGui::InputFloat("target fps", &largest_.target_fps, 0, 0, "%.0f");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The lab's challenge: keep adding boids while the frame rate stays at or above the target");
+      if (largest_.best() > 0) ImGui::Text("largest flock at %.0f fps: %zu boids", largest_.target_fps, largest_.best());
+    }
+  }
+
+  if (ImGui::CollapsingHeader("Record and replay")) {
+    if (recorder_.active())
+      ImGui::Text("recording: %" PRIu64 " frames, %.1f MB to %s", recorder_.frames(), double(recorder_.bytes()) / 1e6,
+                  recorder_.file().filename().c_str());
+    else if (source_->recordable())
+      ImGui::TextDisabled("Record (toolbar) writes into the export folder");
+    ImGui::SetNextItemWidth(220);
+    input_text("##replayfile", replay_path_);
+    ImGui::SameLine();
+    if (ImGui::Button("Open replay")) open_replay(replay_path_);
+  }
+
+  if (ImGui::CollapsingHeader("Export", ImGuiTreeNodeFlags_DefaultOpen)) export_panel();
+}
+
+// What the toolbar's Export writes: which rows (all, the zoomed plot's time range, the run
+// since the last Reset) and which plots, the folder, and the folder opened afterwards; and
+// the plots cleared by hand or compared with the previous run.
+void GuiApp::export_panel() {
+  ImGui::SetNextItemWidth(-1);
+  if (input_text("##exportdir", export_dir_)) preset_path_.clear();
+  rects_.remember("export:folder");
+  ImGui::RadioButton("everything", &export_rows_, 0);
+  rects_.remember("export:everything");
+  ImGui::SameLine();
+  ImGui::RadioButton("visible range", &export_rows_, 1);
+  rects_.remember("export:visible");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the time range of the plot last zoomed or panned; hidden lines are left out");
+  ImGui::SameLine();
+  ImGui::RadioButton("since Reset", &export_rows_, 2);
+  rects_.remember("export:since-reset");
+  ImGui::SetNextItemWidth(150);
+  const char* plot_names[] = {"all plots", kExportPlots[0], kExportPlots[1], kExportPlots[2], kExportPlots[3], kExportPlots[4]};
+  if (ImGui::BeginCombo("##exportplot", plot_names[export_plot_])) {
+    for (int i = 0; i < IM_ARRAYSIZE(plot_names); ++i) {
+      if (ImGui::Selectable(plot_names[i], i == export_plot_)) export_plot_ = i;
+      rects_.remember(std::string("export:plot:") + plot_names[i]);
+    }
+    ImGui::EndCombo();
+  } else {
+    rects_.remember("export:plot");
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("(the toolbar's Export)");
+  if (ImGui::Button("Clear plots")) clear_plots();
+  rects_.remember("button:Clear plots");
+  if (previous_plots_.diameter.size() > 0) {
+    ImGui::SameLine();
+    ImGui::Checkbox("previous run", &show_previous_);
+    rects_.remember("plots:previous");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the plots of the run before the last preset, in grey behind this one");
+  }
+  if (!exported_to_.empty()) {
+    ImGui::SameLine();
+    if (ImGui::Button("Open folder")) open_folder(exported_to_);
+    rects_.remember("button:Open folder");
+  }
+  if (ImGui::Button("Screenshot of the flock view")) request_screenshot(fs::path(export_dir_) / ("flock-" + timestamp() + ".png"), true);
+}
+
+}  // namespace flockscope::gui

@@ -1,0 +1,175 @@
+#include "flock_view.hpp"
+
+#include <SDL.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+
+namespace flockscope::gui {
+
+namespace {
+constexpr ImU32 kPredator = IM_COL32(255, 70, 70, 255);
+}
+
+void FlockView::push_centroid(double x, double y) {
+  trail_.emplace_back(float(x), float(y));
+  if (trail_.size() > 600) trail_.erase(trail_.begin(), trail_.begin() + 100);
+}
+
+void FlockView::fit_camera(const Params& p) {
+  const double w = rect_.x1 - rect_.x0, h = rect_.y1 - rect_.y0;
+  zoom_ = std::max(1e-6, std::min(w / p.width, h / p.height) * 0.96);
+  cam_x_ = p.width / 2, cam_y_ = p.height / 2;
+}
+
+void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rects) {
+  ImGui::Checkbox("fit", &fit_);
+  rects.remember("view:fit");
+  if (fit_) follow_ = false;
+  ImGui::SameLine();
+  if (ImGui::Checkbox("follow centroid", &follow_) && follow_) fit_ = false;
+  ImGui::SameLine();
+  ImGui::Checkbox("centroid path", &show_path_);
+  ImGui::SameLine();
+  ImGui::Checkbox("margins", &show_margins_);
+  ImGui::SameLine();
+  ImGui::TextDisabled("   wheel: zoom   drag: pan   F: fit   space: run/pause   S: step   R: reset");
+
+  const ImVec2 c0 = ImGui::GetCursorScreenPos();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  avail.x = std::max(avail.x, 16.0f), avail.y = std::max(avail.y, 16.0f);
+  ImGui::InvisibleButton("##canvas", avail, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
+  rect_ = {c0.x, c0.y, c0.x + avail.x, c0.y + avail.y};
+  ImGuiIO& io = ImGui::GetIO();
+  const Metrics& m = s.metrics();
+  const Params& p = s.params();
+  if (fit_) fit_camera(p);
+  if (follow_ && std::isfinite(m.centroid_x)) cam_x_ = m.centroid_x, cam_y_ = m.centroid_y;
+  const float vcx = rect_.cx(), vcy = rect_.cy();
+  if (ImGui::IsItemHovered() && io.MouseWheel != 0) {
+    // Zoom about the point under the cursor.
+    const double wx = cam_x_ + (io.MousePos.x - vcx) / zoom_, wy = cam_y_ + (io.MousePos.y - vcy) / zoom_;
+    zoom_ = std::clamp(zoom_ * std::pow(1.15, io.MouseWheel), 1e-5, 1e3);
+    cam_x_ = wx - (io.MousePos.x - vcx) / zoom_, cam_y_ = wy - (io.MousePos.y - vcy) / zoom_;
+    fit_ = false;
+  }
+  if (ImGui::IsItemActive() && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0)) {
+    cam_x_ -= io.MouseDelta.x / zoom_, cam_y_ -= io.MouseDelta.y / zoom_;
+    fit_ = follow_ = false;
+  }
+  xf_ = {float(zoom_), float(vcx - cam_x_ * zoom_), float(vcy - cam_y_ * zoom_)};
+
+  // Overlays (a handful of items; the boids themselves go to SDL in render()).
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(ImVec2(rect_.x0, rect_.y0), ImVec2(rect_.x1, rect_.y1), true);
+  auto S = [&](double x, double y) { return ImVec2(xf_.ox + float(x) * xf_.scale, xf_.oy + float(y) * xf_.scale); };
+  dl->AddRect(S(0, 0), S(p.width, p.height), IM_COL32(150, 160, 180, 200), 0, 0, 1.5f);
+  if (show_margins_)
+    dl->AddRect(S(p.leftmargin, p.topmargin), S(p.width - p.rightmargin, p.height - p.bottommargin),
+                IM_COL32(110, 130, 170, 110), 0, 0, 1.0f);
+  if (show_path_ && trail_.size() > 1) {
+    std::vector<ImVec2> pts;
+    pts.reserve(trail_.size());
+    for (auto [x, y] : trail_) pts.push_back(S(x, y));
+    dl->AddPolyline(pts.data(), int(pts.size()), IM_COL32(200, 150, 255, 170), 0, 1.5f);
+  }
+  if (std::isfinite(m.centroid_x)) {
+    const ImVec2 c = S(m.centroid_x, m.centroid_y);
+    dl->AddCircle(c, 6, IM_COL32(255, 255, 255, 230), 16, 2.0f);
+    dl->AddLine(ImVec2(c.x - 10, c.y), ImVec2(c.x + 10, c.y), IM_COL32(255, 255, 255, 230), 1.5f);
+    dl->AddLine(ImVec2(c.x, c.y - 10), ImVec2(c.x, c.y + 10), IM_COL32(255, 255, 255, 230), 1.5f);
+  }
+  for (const Predator& pr : s.predators()) {
+    // Predators: larger red triangles along their velocity.
+    const float l = std::hypot(pr.vx, pr.vy);
+    const float hx = l > 0 ? pr.vx / l : 1, hy = l > 0 ? pr.vy / l : 0;
+    const ImVec2 c = S(pr.x, pr.y);
+    const float sz = 14;
+    dl->AddTriangleFilled(ImVec2(c.x + hx * sz, c.y + hy * sz), ImVec2(c.x - hx * sz * 0.6f - hy * sz * 0.55f, c.y - hy * sz * 0.6f + hx * sz * 0.55f),
+                          ImVec2(c.x - hx * sz * 0.6f + hy * sz * 0.55f, c.y - hy * sz * 0.6f - hx * sz * 0.55f), kPredator);
+    if (p.predatorRange > 0) dl->AddCircle(c, float(p.predatorRange) * xf_.scale, IM_COL32(255, 70, 70, 60), 48);
+  }
+  // The lab's VGA read-out: boid count, frame rate, step and simulation time t (the plots'
+  // time: steps x dt), then the wall-clock time since the window opened, named as such.
+  char text[200];
+  std::snprintf(text, sizeof text, "boids %zu   fps %.0f   step %" PRIu64 "   t %.4g   |   wall clock %.0f s", s.boids().n, hud.fps,
+                s.step(), s.time(), hud.elapsed_s);
+  const float fh = ImGui::GetFontSize();
+  dl->AddRectFilled(ImVec2(rect_.x0 + 6, rect_.y0 + 6), ImVec2(rect_.x0 + 14 + ImGui::CalcTextSize(text).x, rect_.y0 + 10 + fh),
+                    IM_COL32(0, 0, 0, 150), 3);
+  dl->AddText(ImVec2(rect_.x0 + 10, rect_.y0 + 8), IM_COL32(230, 235, 240, 255), text);
+  if (hud.recording) {  // where the eyes are, not only in the panel
+    std::snprintf(text, sizeof text, "REC  %" PRIu64 " frames", hud.recorded_frames);
+    const float w = ImGui::CalcTextSize(text).x + fh + 16;
+    const WidgetRect badge{rect_.x1 - 6 - w, rect_.y0 + 6, rect_.x1 - 6, rect_.y0 + 10 + fh};
+    dl->AddRectFilled(ImVec2(badge.x0, badge.y0), ImVec2(badge.x1, badge.y1), IM_COL32(90, 10, 10, 210), 3);
+    dl->AddCircleFilled(ImVec2(badge.x0 + 4 + fh / 2, badge.cy()), fh * 0.35f, IM_COL32(255, 50, 50, 255));
+    dl->AddText(ImVec2(badge.x0 + 8 + fh, badge.y0 + 2), IM_COL32(255, 220, 220, 255), text);
+    rects.remember("view:rec", badge);
+  }
+  // Legend: what the colours mean, for the kinds on screen.
+  const BoidPalette pal;
+  struct Entry {
+    Rgba c;
+    const char* what;
+    bool predator;
+  };
+  Entry entries[4];
+  int n = 0;
+  entries[n++] = {pal.plain, "boid", false};
+  if (p.scouts1 > 0) entries[n++] = {pal.scout_right, "scout group 1 (biased right)", false};
+  if (p.scouts2 > 0) entries[n++] = {pal.scout_left, "scout group 2 (biased left)", false};
+  if (!s.predators().empty()) entries[n++] = {{255, 70, 70, 255}, "predator (circle: predatorRange)", true};
+  if (n > 1) {
+    float w = 0;
+    for (int i = 0; i < n; ++i) w = std::max(w, ImGui::CalcTextSize(entries[i].what).x);
+    const float row = fh + 4, x0 = rect_.x0 + 6, y0 = rect_.y1 - 6 - float(n) * row - 4;
+    dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + w + fh + 18, rect_.y1 - 6), IM_COL32(0, 0, 0, 150), 3);
+    for (int i = 0; i < n; ++i) {
+      const float y = y0 + 4 + float(i) * row, cy = y + fh / 2, cx = x0 + 6 + fh / 2, r = entries[i].predator ? fh * 0.45f : fh * 0.3f;
+      dl->AddTriangleFilled(ImVec2(cx + r, cy), ImVec2(cx - r * 0.7f, cy - r * 0.7f), ImVec2(cx - r * 0.7f, cy + r * 0.7f),
+                            IM_COL32(entries[i].c.r, entries[i].c.g, entries[i].c.b, 255));
+      dl->AddText(ImVec2(x0 + 12 + fh, y), IM_COL32(220, 225, 235, 255), entries[i].what);
+    }
+    rects.remember("view:legend", {x0, y0, x0 + w + fh + 18, rect_.y1 - 6});
+  }
+  if (!hud.stale.empty()) {
+    const ImVec2 ts = ImGui::CalcTextSize(hud.stale.c_str());
+    const ImVec2 c((rect_.x0 + rect_.x1) / 2, (rect_.y0 + rect_.y1) / 2);
+    dl->AddRectFilled(ImVec2(rect_.x0, rect_.y0), ImVec2(rect_.x1, rect_.y1), IM_COL32(10, 10, 14, 120));
+    dl->AddRectFilled(ImVec2(c.x - ts.x / 2 - 14, c.y - ts.y / 2 - 10), ImVec2(c.x + ts.x / 2 + 14, c.y + ts.y / 2 + 10),
+                      IM_COL32(90, 30, 25, 230), 6);
+    dl->AddText(ImVec2(c.x - ts.x / 2, c.y - ts.y / 2), IM_COL32(255, 225, 210, 255), hud.stale.c_str());
+    rects.remember("view:stale", {c.x - ts.x / 2 - 14, c.y - ts.y / 2 - 10, c.x + ts.x / 2 + 14, c.y + ts.y / 2 + 10});
+  }
+  dl->PopClipRect();
+}
+
+void FlockView::build_geometry(const BoidSource& s) {
+  const PointsView b = s.boids();
+  const float size_px = std::clamp(float(3.2 * std::sqrt(zoom_)) + 2.0f, 3.5f, 16.0f);
+  build_boid_triangles(b, xf_, size_px, xy_);
+  const Params& p = s.params();
+  if (const std::uint8_t* g = s.groups())
+    build_group_colours(g, b.n, BoidPalette{}, colours_);
+  else
+    build_boid_colours(s.ids(), b.n, p.scouts1, p.scouts2, BoidPalette{}, colours_);
+  boids_ = b.n;
+}
+
+void FlockView::render(SDL_Renderer* r, const Params& p) const {
+  const SDL_Rect clip{int(rect_.x0), int(rect_.y0), int(rect_.x1 - rect_.x0), int(rect_.y1 - rect_.y0)};
+  SDL_RenderSetClipRect(r, &clip);
+  SDL_SetRenderDrawColor(r, 20, 23, 31, 255);
+  const SDL_FRect world{xf_.ox, xf_.oy, float(p.width) * xf_.scale, float(p.height) * xf_.scale};
+  SDL_RenderFillRectF(r, &world);
+  if (boids_ > 0)
+    SDL_RenderGeometryRaw(r, nullptr, xy_.data(), 2 * sizeof(float), reinterpret_cast<const SDL_Color*>(colours_.data()),
+                          sizeof(SDL_Color), nullptr, 0, int(3 * boids_), nullptr, 0, 0);
+  SDL_RenderSetClipRect(r, nullptr);
+}
+
+}  // namespace flockscope::gui

@@ -1,0 +1,32 @@
+// PlotData: the plotted series, one point per step of the source (every simulation step,
+// every board frame received), whether or not the window drew it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "plot_widget.hpp"
+
+namespace flockscope::gui {
+
+struct PlotData {
+  Series diameter, cx, cy, polarisation, speed;
+  std::vector<double> steps;    // the source's step number of each point
+  // Nearest-neighbour distance and clusters of each point; NaN where they were not computed
+  // for that step (they cost more: once per drawn frame).
+  std::vector<double> nn, clusters;
+  // Per point: 1 when its metrics came from all of the state, 0 when a board's own metrics
+  // message stood in (a partial frame, a board sending no state).
+  std::vector<std::uint8_t> from_state;
+  // The stretches of plot time whose points are a board's own metrics (shaded on the plots).
+  std::vector<TimeSpan> board_spans;
+  std::vector<double> resets;   // plot times of resets (vertical markers; lines break there)
+  std::vector<double> param_changes;  // plot times of live parameter changes (grey markers)
+  double time_offset = 0;       // plot time continues across resets
+  void clear();
+  // Notes where the point just pushed at plot time t got its metrics: board points next to
+  // each other make one shaded span.
+  void mark_source(double t, bool state);
+};
+
+}  // namespace flockscope::gui

@@ -1,0 +1,22 @@
+// The colour of each plotted quantity, one table for the live plots and the exported
+// figures, so that a file shows centroid x in the orange it has on screen.
+#pragma once
+
+#include <cstdint>
+
+namespace flockscope::gui {
+
+struct SeriesColour {
+  std::uint8_t r, g, b;
+};
+
+inline constexpr SeriesColour kDiameterColour{120, 190, 255};
+inline constexpr SeriesColour kCentroidXColour{255, 170, 70};
+inline constexpr SeriesColour kCentroidYColour{120, 220, 140};
+inline constexpr SeriesColour kPathColour{200, 150, 255};
+inline constexpr SeriesColour kPolarisationColour{255, 120, 160};
+inline constexpr SeriesColour kSpeedColour{240, 220, 100};
+inline constexpr SeriesColour kResetColour{255, 90, 90};       // reset markers
+inline constexpr SeriesColour kParamChangeColour{120, 140, 170};  // live parameter changes
+
+}  // namespace flockscope::gui

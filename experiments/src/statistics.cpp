@@ -1,0 +1,43 @@
+#include "flockscope/experiments/statistics.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+namespace flockscope::experiments {
+
+SampleStats describe(std::span<const double> values) {
+  std::vector<double> v;
+  for (double x : values)
+    if (std::isfinite(x)) v.push_back(x);
+  SampleStats s;
+  s.n = v.size();
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  s.min = v.front(), s.max = v.back();
+  // Summed in sorted order: the same mean whatever order the runs finished in.
+  s.mean = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+  const std::size_t h = v.size() / 2;
+  s.median = v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+  if (v.size() > 1) {
+    double ss = 0;
+    for (double x : v) ss += (x - s.mean) * (x - s.mean);
+    s.sd = std::sqrt(ss / double(v.size() - 1));
+  }
+  return s;
+}
+
+Proportion proportion(std::size_t k, std::size_t n, double z) {
+  Proportion p;
+  p.k = k, p.n = n;
+  if (n == 0) return p;
+  const double nn = double(n), ph = double(k) / nn, z2 = z * z;
+  const double centre = (ph + z2 / (2 * nn)) / (1 + z2 / nn);
+  const double half = z / (1 + z2 / nn) * std::sqrt(ph * (1 - ph) / nn + z2 / (4 * nn * nn));
+  p.p = ph;
+  p.lo = std::max(0.0, centre - half);
+  p.hi = std::min(1.0, centre + half);
+  return p;
+}
+
+}  // namespace flockscope::experiments

@@ -1,0 +1,59 @@
+// Text helpers of the experiments' parsers (grid axes, shards, CSV cells) and the CSV line
+// writer; internal to experiments/.
+#pragma once
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "flockscope/core/text.hpp"
+
+namespace flockscope::experiments::detail {
+
+inline std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  for (std::size_t b = 0;;) {
+    const std::size_t e = s.find(sep, b);
+    out.push_back(s.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b));
+    if (e == std::string_view::npos) return out;
+    b = e + 1;
+  }
+}
+
+inline bool parse_double(std::string_view t, double& v) {
+  t = trim(t);
+  if (t == "inf" || t == "infinity") return v = INFINITY, true;
+  auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  return ec == std::errc() && ptr == t.data() + t.size() && !t.empty();
+}
+
+inline bool parse_u64(std::string_view t, std::uint64_t& v) {
+  auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  return ec == std::errc() && ptr == t.data() + t.size() && !t.empty();
+}
+
+// Nine significant digits: the labels of grid values and the fallback of number_cell.
+inline std::string label_number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+// Appends cells to a CSV line. (Also sidesteps GCC 12's false -Wrestrict on "," + string.)
+struct Line {
+  std::string text;
+  Line& operator<<(std::string_view cell) {
+    if (!text.empty()) text += ',';
+    text += cell;
+    return *this;
+  }
+  Line& operator<<(std::uint64_t v) { return *this << std::string_view(std::to_string(v)); }
+  Line& operator<<(std::int64_t v) { return *this << std::string_view(std::to_string(v)); }
+  Line& operator<<(int v) { return *this << std::int64_t(v); }
+};
+
+}  // namespace flockscope::experiments::detail
