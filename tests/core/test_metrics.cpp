@@ -205,11 +205,12 @@ TEST(Metrics, CsvRowHasOneValuePerColumn) {
 }
 
 // The window's every-step metrics: equal to compute_metrics() to rounding, on a flock of
-// several blocks with boids at rest, and bit for bit the same on any thread count.
+// several blocks (the last one ending in a partial group of eight boids) with boids at rest,
+// and bit for bit the same on any thread count.
 TEST(Metrics, StepMetricsMatchAndDoNotDependOnThreads) {
   Pcg32 rng(5);
   Pts p;
-  for (int i = 0; i < 70000; ++i) {
+  for (int i = 0; i < 70003; ++i) {
     p.x.push_back(float(rng.uniform(0, 3000))), p.y.push_back(float(rng.uniform(0, 2000)));
     const bool rest = i % 97 == 0;
     p.vx.push_back(rest ? 0.0f : float(rng.uniform(-3, 3))), p.vy.push_back(rest ? 0.0f : float(rng.uniform(-3, 3)));
@@ -229,4 +230,22 @@ TEST(Metrics, StepMetricsMatchAndDoNotDependOnThreads) {
     EXPECT_EQ(st.centroid_x, s1.centroid_x) << t << " threads";
   }
   EXPECT_EQ(compute_step_metrics({nullptr, nullptr, nullptr, nullptr, 0}, 2).diameter, 0);
+}
+
+// Three boids (fewer than one group of eight), one at rest: centroid (1, 1), distances
+// sqrt 2, sqrt 5, sqrt 5; speeds 2, 0, 1; the two moving boids head (1, 0) and (0, -1).
+TEST(Metrics, StepMetricsHandComputedWithABoidAtRest) {
+  Pts p;
+  p.x = {0, 3, 0}, p.y = {0, 0, 3};
+  p.vx = {2, 0, 0}, p.vy = {0, 0, -1};
+  for (int t : {1, 2}) {
+    const Metrics m = compute_step_metrics(p.view(), t);
+    EXPECT_DOUBLE_EQ(m.centroid_x, 1.0);
+    EXPECT_DOUBLE_EQ(m.centroid_y, 1.0);
+    EXPECT_DOUBLE_EQ(m.diameter, (std::sqrt(2.0) + 2 * std::sqrt(5.0)) / 3);
+    EXPECT_DOUBLE_EQ(m.mean_speed, 1.0);
+    EXPECT_DOUBLE_EQ(m.polarisation, std::sqrt(2.0) / 2);
+    EXPECT_DOUBLE_EQ(m.share_right, 1.0 / 3);
+    EXPECT_EQ(m.share_left, 0.0);
+  }
 }
