@@ -6,12 +6,42 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "gui_app.hpp"
+
+// A window drawn headless: software renderer, no imgui.ini or settings, no vsync; paused
+// unless `running`.
+inline flockscope::gui::GuiOptions headless(int w = 1024, int h = 640, bool running = false) {
+  flockscope::gui::GuiOptions o;
+  o.width = w, o.height = h;
+  o.software = true;
+  o.use_ini = false;
+  o.vsync = false;
+  o.start_running = running;
+  return o;
+}
+
+// A CSV file as rows of cells (the header first); a trailing comma is an empty last cell.
+inline std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    rows.push_back(std::move(cells));
+  }
+  return rows;
+}
 
 inline void push_mouse(Uint32 type, float x, float y, Uint8 button = SDL_BUTTON_LEFT) {
   SDL_Event e{};

@@ -103,10 +103,7 @@ TEST(Explore, BadGridIsRefusedWithItsName) {
 // one `flockscope run` writes for the cell's values and seed.
 TEST(Explore, ClickedCellIsTheFlockOfFlockscopeRun) {
   const fs::path d = explore_dir();
-  GuiOptions o;
-  o.width = 1024, o.height = 640;
-  o.software = true, o.use_ini = false, o.vsync = false, o.start_running = false;
-  GuiApp app(o);
+  GuiApp app(headless());
   app.explore().start(small_spec());
   ExploreSession& s = *app.explore().session();
   ASSERT_TRUE(frames_until(app, 60000, [&] { return s.complete(); }));

@@ -30,16 +30,6 @@ fs::path test_dir() {
   return d;
 }
 
-GuiOptions headless(int w = 1024, int h = 640) {
-  GuiOptions o;
-  o.width = w, o.height = h;
-  o.software = true;
-  o.use_ini = false;
-  o.vsync = false;
-  o.start_running = false;
-  return o;
-}
-
 // A user's drag: move, press, move, release, one frame each.
 void drag(GuiApp& app, float x0, float y0, float x1, float y1) {
   push_mouse(SDL_MOUSEMOTION, x0, y0);
@@ -211,22 +201,6 @@ TEST(GuiExport, CsvParsesBackToThePlottedValues) {
   EXPECT_EQ(row, d.diameter.size());
   EXPECT_GE(row, 12u);
 }
-
-namespace {
-// A CSV file as rows of cells (the header first).
-std::vector<std::vector<std::string>> read_csv(const fs::path& file) {
-  std::vector<std::vector<std::string>> rows;
-  std::ifstream in(file);
-  for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
-    if (!line.empty() && line.back() == ',') cells.emplace_back();
-    rows.push_back(std::move(cells));
-  }
-  return rows;
-}
-}  // namespace
 
 // Four steps per drawn frame: every step is a plotted point, an exported row and a recorded
 // frame, with the metrics of that very step (an independent flock stepped alongside), and

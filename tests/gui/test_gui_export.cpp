@@ -29,15 +29,7 @@ fs::path fresh_dir(const std::string& name) {
 }
 
 // Tall enough that the whole control panel fits without scrolling.
-GuiOptions tall_window() {
-  GuiOptions o;
-  o.width = 1280, o.height = 1500;
-  o.software = true;
-  o.use_ini = false;
-  o.vsync = false;
-  o.start_running = false;
-  return o;
-}
+GuiOptions tall_window() { return headless(1280, 1500); }
 
 // Clicks an item where it is once the panel has settled (a message shown after the last
 // click moves the controls down a row).
@@ -53,19 +45,6 @@ void pick_preset(GuiApp& app, const std::string& name) {
   ASSERT_TRUE(frames_until(app, 2000, [&] { return app.item_rect("preset:" + name).has_value(); })) << name;
   click(app, "preset:" + name);
   app.frame();
-}
-
-std::vector<std::vector<std::string>> read_csv(const fs::path& file) {
-  std::vector<std::vector<std::string>> rows;
-  std::ifstream in(file);
-  for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
-    if (!line.empty() && line.back() == ',') cells.emplace_back();
-    rows.push_back(std::move(cells));
-  }
-  return rows;
 }
 
 std::string read_text(const fs::path& f) {

@@ -24,16 +24,6 @@ using namespace flockscope::gui;
 
 namespace {
 
-GuiOptions headless(int w = 1024, int h = 640) {
-  GuiOptions o;
-  o.width = w, o.height = h;
-  o.software = true;
-  o.use_ini = false;
-  o.vsync = false;
-  o.start_running = false;
-  return o;
-}
-
 // Per process (other checkouts on the machine may run the same tests at the same time), and
 // removed when the process ends.
 struct Scratch {

@@ -32,14 +32,8 @@ using vbtest::VirtualBoard;
 
 namespace {
 
-GuiOptions headless() {
-  GuiOptions o;
-  o.width = 1100, o.height = 1000;  // the board panel sits above the sliders
-  o.software = true;
-  o.use_ini = false;
-  o.vsync = false;
-  return o;
-}
+// The board panel sits above the sliders: a tall window.
+GuiOptions board_window() { return headless(1100, 1000, true); }
 
 std::string link_path(const std::string& tag) {
   return (fs::temp_directory_path() / ("flockscope-gui-" + tag + "-" + std::to_string(getpid()))).string();
@@ -51,7 +45,7 @@ SerialSource& serial(GuiApp& app) { return dynamic_cast<SerialSource&>(app.sourc
 
 TEST(GuiSerial, SliderChangeIsPendingThenAcknowledgedAndARefusedOneReverts) {
   VirtualBoard vb({"--boids", "800"}, link_path("slider"));
-  GuiApp app(headless());
+  GuiApp app(board_window());
   app.connect_serial(vb.link);
   EXPECT_STREQ(app.source().kind(), "serial");
   ASSERT_TRUE(frames_until(app, 5000, [&] { return serial(app).connected() && app.source().boids().n == 800; }))
@@ -89,7 +83,7 @@ TEST(GuiSerial, BoardSessionRecordsAndReplaysWithoutTheBoard) {
   std::size_t recorded = 0;
   {
     VirtualBoard vb({"--boids", "500"}, link_path("rec"));
-    GuiApp app(headless());
+    GuiApp app(board_window());
     app.connect_serial(vb.link);
     ASSERT_TRUE(frames_until(app, 5000, [&] { return serial(app).connected() && app.source().boids().n == 500; }))
         << app.message() << " connected " << serial(app).connected() << " boids " << app.source().boids().n;
@@ -100,7 +94,7 @@ TEST(GuiSerial, BoardSessionRecordsAndReplaysWithoutTheBoard) {
     app.stop_recording();
     recorded = app.plots().diameter.size();
   }
-  GuiApp app(headless());
+  GuiApp app(board_window());
   app.open_replay(dir / "board.flkrec");
   ASSERT_FALSE(app.message_is_error()) << app.message();
   EXPECT_STREQ(app.source().kind(), "replay");
@@ -116,7 +110,7 @@ TEST(GuiSerial, SlowWindowPlotsAndRecordsEveryBoardFrame) {
   const fs::path dir = fs::temp_directory_path() / ("flockscope-gui-every-rec-" + std::to_string(getpid()));
   fs::create_directories(dir);
   VirtualBoard vb({"--boids", "300"}, link_path("every"));
-  GuiApp app(headless());
+  GuiApp app(board_window());
   app.connect_serial(vb.link);
   ASSERT_TRUE(frames_until(app, 5000, [&] { return serial(app).connected() && app.source().boids().n == 300; }))
       << app.message();
@@ -209,7 +203,7 @@ TEST(GuiSerial, BoardValueOutsideTheAppsRangeIsShownAndTheSliderSendsAValidOne) 
     ~Join() { stop = true, t.join(); }
   } join{stop, board};
 
-  GuiApp app(headless());
+  GuiApp app(board_window());
   app.connect_serial(line.link);
   ASSERT_TRUE(frames_until(app, 5000, [&] { return serial(app).connected(); })) << app.message();
   const ParamDef& range = *find_param("visualRange");
@@ -269,7 +263,7 @@ TEST(GuiSerial, BoardValueOutsideTheAppsRangeIsShownAndTheSliderSendsAValidOne) 
 TEST(GuiSerial, UnpluggedBoardShowsReconnectingAndComesBackByItself) {
   const std::string path = link_path("unplug");
   auto vb = std::make_unique<VirtualBoard>(std::vector<std::string>{"--boids", "300"}, path);
-  GuiApp app(headless());
+  GuiApp app(board_window());
   app.connect_serial(path);
   ASSERT_TRUE(frames_until(app, 5000, [&] { return serial(app).connected(); }));
   vb->stop(SIGKILL);
@@ -301,7 +295,7 @@ TEST(GuiSerial, AHostileBoardsTextIsShownEscapedAndItsValuesAsSent) {
   ::testing::internal::CaptureStderr();
   std::string name;
   {
-    GuiApp app(headless());
+    GuiApp app(board_window());
     app.connect_serial(hb.link);
     frames_until(app, 5000, [&] { return app.message().find("board: ") == 0; });
     name = serial(app).link_status().board_name;

@@ -39,11 +39,7 @@ TEST(GuiBoardParams, ParametersNotOnTheBoardAreGreyedAndNeverSent) {
   volatile int stop = 0;
   std::thread th([&] { tiny_board_run(&stop); });
   {
-    GuiOptions o;
-    o.width = 1100, o.height = 1000;
-    o.software = true;
-    o.use_ini = false;
-    o.vsync = false;
+    GuiOptions o = headless(1100, 1000, true);
     GuiApp app(o);
     app.connect_serial(name);
     ASSERT_TRUE(frames_until(app, 8000, [&] { return app.source().boids().n == 60 && app.source().has_param(7); }))
@@ -103,11 +99,7 @@ TEST(GuiBoardParams, TypingIntoASliderSendsOnlyTheCommittedValue) {
   std::string message;
   double kept = -1;
   {
-    GuiOptions o;
-    o.width = 1100, o.height = 1000;
-    o.software = true;
-    o.use_ini = false;
-    o.vsync = false;
+    GuiOptions o = headless(1100, 1000, true);
     GuiApp app(o);
     app.connect_serial(name);
     ASSERT_TRUE(frames_until(app, 8000, [&] { return app.source().boids().n == 60 && app.source().has_param(7); }))
@@ -173,11 +165,7 @@ TEST(GuiBoardParams, BoidCountsAgreeAndALostLinkIsShownOverTheView) {
   volatile int stop = 0;
   std::thread th([&] { tiny_board_run(&stop); });
   {
-    GuiOptions o;
-    o.width = 1100, o.height = 1000;
-    o.software = true;
-    o.use_ini = false;
-    o.vsync = false;
+    GuiOptions o = headless(1100, 1000, true);
     o.preset = "cornell-consensus";  // 1000 boids: not the board's count
     GuiApp app(o);
     app.connect_serial(name);
@@ -209,11 +197,7 @@ TEST(GuiBoardParams, BoidCountsAgreeAndALostLinkIsShownOverTheView) {
 TEST(GuiBoardParams, AMissingPortIsNamedAndStillTried) {
   const std::string missing = (fs::temp_directory_path() / "flockscope-no-such-port").string();
   fs::remove(missing);
-  GuiOptions o;
-  o.width = 1100, o.height = 1000;
-  o.software = true;
-  o.use_ini = false;
-  o.vsync = false;
+  GuiOptions o = headless(1100, 1000, true);
   o.port = missing;
   GuiApp app(o);
   ASSERT_TRUE(frames_until(app, 4000, [&] { return app.message().find("no such port") != std::string::npos; }))
