@@ -25,23 +25,51 @@ using namespace flockscope::gui;
 
 namespace {
 
+// The tiny C board on a raw pseudo-terminal: start() runs it on its own thread until stop()
+// or the end of the scope.
+class TinyBoardOnPty {
+ public:
+  explicit TinyBoardOnPty(int count) {
+    if (openpty(&board_, &host_, name_, nullptr, nullptr) != 0) return;
+    termios t{};
+    tcgetattr(host_, &t);
+    cfmakeraw(&t);
+    tcsetattr(host_, TCSANOW, &t);
+    ok_ = tiny_board_init(board_, count);
+  }
+  ~TinyBoardOnPty() {
+    stop();
+    if (board_ >= 0) close(board_);
+    if (host_ >= 0) close(host_);
+  }
+  TinyBoardOnPty(const TinyBoardOnPty&) = delete;
+  TinyBoardOnPty& operator=(const TinyBoardOnPty&) = delete;
+  bool ok() const { return ok_; }
+  std::string name() const { return name_; }
+  void start() { thread_ = std::thread([this] { tiny_board_run(&stop_); }); }
+  void stop() {
+    stop_ = 1;
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  int board_ = -1, host_ = -1;
+  char name_[256] = {};
+  bool ok_ = false;
+  volatile int stop_ = 0;
+  std::thread thread_;
+};
+
 }  // namespace
 
 TEST(GuiBoardParams, ParametersNotOnTheBoardAreGreyedAndNeverSent) {
-  int board = -1, host = -1;
-  char name[256];
-  ASSERT_EQ(openpty(&board, &host, name, nullptr, nullptr), 0);
-  termios t{};
-  tcgetattr(host, &t);
-  cfmakeraw(&t);
-  tcsetattr(host, TCSANOW, &t);
-  ASSERT_TRUE(tiny_board_init(board, 60));
-  volatile int stop = 0;
-  std::thread th([&] { tiny_board_run(&stop); });
+  TinyBoardOnPty board(60);
+  ASSERT_TRUE(board.ok());
+  board.start();
   {
     GuiOptions o = headless(1100, 1000, true);
     GuiApp app(o);
-    app.connect_serial(name);
+    app.connect_serial(board.name());
     ASSERT_TRUE(frames_until(app, 8000, [&] { return app.source().boids().n == 60 && app.source().has_param(7); }))
         << app.message();
     EXPECT_TRUE(app.source().has_param(17));    // maxspeed: on the board
@@ -55,11 +83,8 @@ TEST(GuiBoardParams, ParametersNotOnTheBoardAreGreyedAndNeverSent) {
     EXPECT_EQ(app.source().pending_params().centeringfactor, before) << "a greyed slider does not move";
     EXPECT_FALSE(app.source().param_pending(9));
   }
-  stop = 1;
-  th.join();
+  board.stop();
   EXPECT_EQ(fsl_get_counters().requests, 0u) << "nothing was sent to the board";
-  close(board);
-  close(host);
 }
 
 namespace {
@@ -85,23 +110,16 @@ void push_text(const char* text) {
 // change, 400 (the lab's check refuses it: its squared distances allow at most 180 px), and
 // the window says what was refused.
 TEST(GuiBoardParams, TypingIntoASliderSendsOnlyTheCommittedValue) {
-  int board = -1, host = -1;
-  char name[256];
-  ASSERT_EQ(openpty(&board, &host, name, nullptr, nullptr), 0);
-  termios t{};
-  tcgetattr(host, &t);
-  cfmakeraw(&t);
-  tcsetattr(host, TCSANOW, &t);
-  ASSERT_TRUE(tiny_board_init(board, 60));
+  TinyBoardOnPty board(60);
+  ASSERT_TRUE(board.ok());
   const fsl_counters before = fsl_get_counters();
-  volatile int stop = 0;
-  std::thread th([&] { tiny_board_run(&stop); });
+  board.start();
   std::string message;
   double kept = -1;
   {
     GuiOptions o = headless(1100, 1000, true);
     GuiApp app(o);
-    app.connect_serial(name);
+    app.connect_serial(board.name());
     ASSERT_TRUE(frames_until(app, 8000, [&] { return app.source().boids().n == 60 && app.source().has_param(7); }))
         << app.message();
     const double start = app.source().params().visualRange;
@@ -137,8 +155,7 @@ TEST(GuiBoardParams, TypingIntoASliderSendsOnlyTheCommittedValue) {
     EXPECT_EQ(kept, start);
     EXPECT_EQ(app.source().pending_params().visualRange, start) << "the slider shows the board's value again";
   }
-  stop = 1;
-  th.join();
+  board.stop();
   const fsl_counters after = fsl_get_counters();
   EXPECT_EQ(after.requests - before.requests, 1u) << "one change reached the board, not 4 and 40 on the way";
   EXPECT_EQ(after.rejected - before.rejected, 1u);
@@ -146,37 +163,27 @@ TEST(GuiBoardParams, TypingIntoASliderSendsOnlyTheCommittedValue) {
                          "distances are fix15)); it keeps 40"),
             std::string::npos)
       << message;
-  close(board);
-  close(host);
 }
 
 // One screen, one boid count: the board's stats, the boids slider and the Set-boid-count
 // field agree (the tiny board does not even list `boids` in its parameter set); when its link
 // goes quiet the frozen flock view says so.
 TEST(GuiBoardParams, BoidCountsAgreeAndALostLinkIsShownOverTheView) {
-  int board = -1, host = -1;
-  char name[256];
-  ASSERT_EQ(openpty(&board, &host, name, nullptr, nullptr), 0);
-  termios t{};
-  tcgetattr(host, &t);
-  cfmakeraw(&t);
-  tcsetattr(host, TCSANOW, &t);
-  ASSERT_TRUE(tiny_board_init(board, 60));
-  volatile int stop = 0;
-  std::thread th([&] { tiny_board_run(&stop); });
+  TinyBoardOnPty board(60);
+  ASSERT_TRUE(board.ok());
+  board.start();
   {
     GuiOptions o = headless(1100, 1000, true);
     o.preset = "cornell-consensus";  // 1000 boids: not the board's count
     GuiApp app(o);
-    app.connect_serial(name);
+    app.connect_serial(board.name());
     ASSERT_TRUE(frames_until(app, 8000, [&] { return app.source().boids().n == 60 && app.source().has_param(7); }))
         << app.message();
     EXPECT_TRUE(frames_until(app, 2000, [&] { return app.source().pending_params().boids == 60; }))
         << "the boids slider shows " << app.source().pending_params().boids;
     EXPECT_EQ(app.source().params().boids, 60);
     EXPECT_FALSE(app.item_rect("view:stale").has_value()) << "connected: nothing over the view";
-    stop = 1;
-    th.join();
+    board.stop();
     // Two seconds without a frame: the link is lost; the view keeps the last frame and says so.
     EXPECT_TRUE(frames_until(app, 6000, [&] { return app.item_rect("view:stale").has_value(); }));
     EXPECT_EQ(app.source().boids().n, 60u);
@@ -188,8 +195,6 @@ TEST(GuiBoardParams, BoidCountsAgreeAndALostLinkIsShownOverTheView) {
     EXPECT_GT(r->cy(), v.y0);
     EXPECT_LT(r->cy(), v.y1);
   }
-  close(board);
-  close(host);
 }
 
 // A port path that does not exist: an error naming it (and the ports there are), while the
@@ -207,23 +212,13 @@ TEST(GuiBoardParams, AMissingPortIsNamedAndStillTried) {
   EXPECT_NE(app.message().find("still trying"), std::string::npos) << app.message();
   EXPECT_NE(app.source().board(), nullptr) << "still the board's source";
   // The port appears (a board plugged in): the link takes it.
-  int board = -1, host = -1;
-  char name[256];
-  ASSERT_EQ(openpty(&board, &host, name, nullptr, nullptr), 0);
-  termios t{};
-  tcgetattr(host, &t);
-  cfmakeraw(&t);
-  tcsetattr(host, TCSANOW, &t);
-  ASSERT_TRUE(tiny_board_init(board, 40));
-  volatile int stop = 0;
-  std::thread th([&] { tiny_board_run(&stop); });
-  fs::create_symlink(name, missing);
+  TinyBoardOnPty board(40);
+  ASSERT_TRUE(board.ok());
+  board.start();
+  fs::create_symlink(board.name(), missing);
   EXPECT_TRUE(frames_until(app, 8000, [&] { return app.source().boids().n == 40; })) << app.message();
-  stop = 1;
-  th.join();
+  board.stop();
   fs::remove(missing);
-  close(board);
-  close(host);
 }
 
 int main(int argc, char** argv) {
