@@ -564,7 +564,9 @@ void GuiApp::note_missing_port(double now) {
   missing_port_noted_ = board->port();
   std::string found;
   for (const auto& p : link::list_ports()) found += (found.empty() ? "" : ", ") + p.path;
-  note(board->port() + ": no such port; " + (found.empty() ? "no serial ports found" : "ports found: " + found) +
+  // An unplugged board's port vanishes too: the message keeps saying that the link is lost.
+  const bool lost = board->link_status().state == link::LinkState::kReconnecting;
+  note(std::string(lost ? "board link: reconnecting: " : "") + board->port() + ": no such port; " + (found.empty() ? "no serial ports found" : "ports found: " + found) +
            " (still trying " + board->port() + ")",
        true);
 }
