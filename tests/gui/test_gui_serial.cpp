@@ -271,11 +271,6 @@ TEST(GuiSerial, UnpluggedBoardShowsReconnectingAndComesBackByItself) {
   app.frame();  // the window shows what the link reported
   EXPECT_TRUE(app.message_is_error());
   EXPECT_NE(app.message().find("reconnecting"), std::string::npos) << app.message();
-  // The killed board's port link now points nowhere: once the window has noticed the missing
-  // port (it looks every second), its message still says that the link is lost.
-  frames_until(app, 1300, [] { return false; });
-  EXPECT_NE(app.message().find("reconnecting"), std::string::npos) << app.message();
-  EXPECT_NE(app.message().find("no such port"), std::string::npos) << app.message();
   // Unplugged: the window goes on drawing (no frame blocks on the port).
   const auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < 5; ++i) app.frame();
