@@ -65,6 +65,7 @@ R dispatch(MsgType t, R unknown, F&& f, M&... ms) {
 
 // ---- validation -------------------------------------------------------------------
 // Whether encode() accepts the payload: counts within capacity, PROTOCOL.md's range rules.
+// parse() holds a received header to the same rules before it trusts its counts.
 
 bool shifts_ok(std::uint8_t pos, std::uint8_t vel) { return pos <= 15 && vel <= 15; }
 
@@ -75,10 +76,14 @@ bool valid(const ParamSet& s) {
 bool valid(const ParamChange&) { return true; }
 bool valid(const Ack&) { return true; }
 bool valid(const Command&) { return true; }
-bool valid(const FlockState& s) {
+// The header's rules alone: parse() checks them before it reads the boids.
+bool header_ok(const FlockState& s) {
   if (s.count > kMaxBoidsPerChunk || !shifts_ok(s.pos_shift, s.vel_shift)) return false;
   if ((s.flags & ~kStateFlagGroups) != 0) return false;
-  if (static_cast<std::uint64_t>(s.offset) + s.count > s.total) return false;
+  return static_cast<std::uint64_t>(s.offset) + s.count <= s.total;
+}
+bool valid(const FlockState& s) {
+  if (!header_ok(s)) return false;
   if (s.flags & kStateFlagGroups)
     for (std::size_t i = 0; i < s.count; ++i)
       if (s.groups[i] > 3) return false;
@@ -250,8 +255,7 @@ bool parse(const std::uint8_t* p, std::size_t n, ParamSet& s) {
   s.total = le::get_u16(p, 0);
   s.first = le::get_u16(p, 2);
   s.count = le::get_u8(p, 4);
-  if (s.count > kMaxParamsPerFrame || n != kFixed<ParamSet> + s.count * kParamEntry) return false;
-  if (static_cast<std::uint32_t>(s.first) + s.count > s.total) return false;
+  if (!valid(s) || n != kFixed<ParamSet> + extra_bytes(s)) return false;
   for (std::size_t i = 0; i < s.count; ++i) {
     const std::size_t o = kFixed<ParamSet> + i * kParamEntry;
     s.params[i].id = le::get_u16(p, o);
@@ -294,11 +298,8 @@ bool parse(const std::uint8_t* p, std::size_t n, FlockState& s) {
   s.pos_shift = le::get_u8(p, 14);
   s.vel_shift = le::get_u8(p, 15);
   s.flags = le::get_u8(p, 16);
-  if (s.count > kMaxBoidsPerChunk || !shifts_ok(s.pos_shift, s.vel_shift)) return false;
-  if ((s.flags & ~kStateFlagGroups) != 0) return false;
-  if (static_cast<std::uint64_t>(s.offset) + s.count > s.total) return false;
+  if (!header_ok(s) || n != fixed + extra_bytes(s)) return false;
   const bool groups = (s.flags & kStateFlagGroups) != 0;
-  if (n != fixed + s.count * kBoidSize + (groups ? group_bytes(s.count) : 0)) return false;
   for (std::size_t i = 0; i < s.count; ++i) s.boids[i] = get_boid(p, fixed + i * kBoidSize);
   if (groups) {
     const std::uint8_t* g = p + fixed + s.count * kBoidSize;
@@ -317,8 +318,7 @@ bool parse(const std::uint8_t* p, std::size_t n, Predators& s) {
   s.count = le::get_u8(p, 4);
   s.pos_shift = le::get_u8(p, 5);
   s.vel_shift = le::get_u8(p, 6);
-  if (s.count > kMaxPredators || !shifts_ok(s.pos_shift, s.vel_shift)) return false;
-  if (n != kFixed<Predators> + s.count * kBoidSize) return false;
+  if (!valid(s) || n != kFixed<Predators> + extra_bytes(s)) return false;
   for (std::size_t i = 0; i < s.count; ++i) s.predators[i] = get_boid(p, kFixed<Predators> + i * kBoidSize);
   return true;
 }
