@@ -10,12 +10,12 @@
 #include "flockscope_link.h"
 
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <new>
 
 #include "flockscope/core/param_list.hpp"
 #include "flockscope/protocol/protocol.hpp"
+#include "flockscope/protocol/refusal.hpp"
 
 namespace {
 
@@ -77,7 +77,7 @@ struct Link {
   bool ready = false;
   bool connected = false;  // the transport says a host has the port
   bool session = false;    // ... and it said hello
-  std::uint64_t reason_us = 0;  // when a refusal's reason was last logged (a flood logs 4 a second)
+  proto::ReasonRateLimit reasons;  // a flood of refusals logs 4 reasons a second
   std::uint32_t streams = 0;
   bool paused = false;
 
@@ -136,14 +136,11 @@ bool fits(fsl_format f, double v) {
 
 void send_log(proto::LogLevel level, const char* text);
 
-// "visualRange: this board allows 0 to 10000" on the log, just before the refusal's ack, so
-// the app names the reason with it (PROTOCOL.md 12); at most 4 a second under a flood.
+// What this board allows on the log, just before the refusal's ack (protocol/refusal.hpp).
 void log_allowed_range(const Exposed& p) {
-  const std::uint64_t now = g.io.now_us(g.io.ctx);
-  if (g.reason_us != 0 && now - g.reason_us < 250000) return;
-  g.reason_us = now;
-  char line[96];
-  std::snprintf(line, sizeof line, "%s: this board allows %g to %g", p.row->name, p.row->min, p.row->max);
+  if (!g.reasons.allow(g.io.now_us(g.io.ctx))) return;
+  char line[proto::kReasonLineSize];
+  proto::format_allowed_range(line, p.row->name, p.row->min, p.row->max);
   send_log(proto::LogLevel::kWarn, line);
 }
 

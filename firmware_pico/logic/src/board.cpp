@@ -1,7 +1,6 @@
 // Sections: construction | frame boundary (requests) | commands | output (ring, chunks)
 #include "flockscope/board/board.hpp"
 
-#include <cstdio>
 #include <cstring>
 
 namespace flockscope::board {
@@ -117,15 +116,14 @@ void Board::handle(const Message& m) {
       double v = 0;
       const Status st = params_.check(p.id, p.value, v);
       if (!protocol::is_accepted(st)) {
-        // What the board allows, on the log before the ack: the app shows it with the refusal
-        // (at most 4 a second: a flood of refusals gets bare acks).
+        // What the board allows, on the log before the ack (protocol/refusal.hpp); the clock
+        // is this frame's start, so a refusal reads no timer.
         const ParamInfo* info = find_param(p.id);
-        if (info && st == Status::kOutOfRange && (reason_at_ == 0 || last_start_ - reason_at_ >= 250000)) {
-          reason_at_ = last_start_ == 0 ? 1 : last_start_;
+        if (info && st == Status::kOutOfRange && reasons_.allow(last_start_)) {
           double lo = 0, hi = 0;
           params_.range(p.id, lo, hi);
-          char line[96];
-          std::snprintf(line, sizeof line, "%s: this board allows %g to %g", info->name, lo, hi);
+          char line[protocol::kReasonLineSize];
+          protocol::format_allowed_range(line, info->name, lo, hi);
           log(protocol::LogLevel::kWarn, line);
         }
         const ParamValue cur = info ? params_.reported(p.id) : ParamValue::of_int(0);

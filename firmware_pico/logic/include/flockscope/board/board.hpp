@@ -25,6 +25,7 @@
 #include "flockscope/board/board_params.hpp"
 #include "flockscope/board/pacing.hpp"
 #include "flockscope/protocol/protocol.hpp"
+#include "flockscope/protocol/refusal.hpp"
 
 namespace flockscope::board {
 
@@ -124,7 +125,7 @@ class Board {
   std::uint32_t streams_ = 0;
   std::uint32_t params_version_ = 0;
   std::uint64_t last_start_ = 0, elapsed_us_ = 0;
-  std::uint64_t reason_at_ = 0;  // the frame start of the last refusal reason logged
+  protocol::ReasonRateLimit reasons_;  // clocked by frame starts (last_start_)
   std::uint32_t compute_us_ = 0;
   // The frame whose output is being sent.
   bool out_pending_ = false, tail_pending_ = false;
