@@ -170,14 +170,8 @@ std::optional<std::string> set_param_text(Params& p, std::string_view key, std::
     for (std::size_t i = 0; i < names.size(); ++i)
       if (text == names[i] || text == std::to_string(i)) { value = double(i); found = true; }
     if (!found) return std::string(key) + "='" + text + "' is not one of " + describe_range(*def);
-  } else if (text == "inf" || text == "infinity") {
-    value = INFINITY;
-  } else {
-    const char* b = text.data();
-    const char* e = b + text.size();
-    auto [ptr, ec] = std::from_chars(b, e, value);
-    if (ec != std::errc() || ptr != e || text.empty())
-      return std::string(key) + "='" + text + "' is not a number; allowed " + describe_range(*def);
+  } else if (!parse_double(text, value)) {
+    return std::string(key) + "='" + text + "' is not a number; allowed " + describe_range(*def);
   }
   return set_param(p, *def, value);
 }

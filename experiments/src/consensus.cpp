@@ -1,29 +1,26 @@
 #include "flockscope/experiments/consensus.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <utility>
 
 #include "flockscope/core/io.hpp"
+#include "text.hpp"
 
 namespace flockscope::experiments {
+using namespace detail;
 namespace {
 
 // "static,dynamic" -> "false,true" (true/false accepted as well).
 std::string bias_values(const std::string& text) {
   std::string out;
-  std::size_t b = 0;
-  for (;;) {
-    const std::size_t e = text.find(',', b);
-    std::string v = text.substr(b, e == std::string::npos ? std::string::npos : e - b);
+  for (std::string_view v : split(text, ',')) {
     if (v == "static") v = "false";
     else if (v == "dynamic") v = "true";
     else if (v != "true" && v != "false") throw InputError("--bias " + text + ": expected static, dynamic or both (static,dynamic)");
     if (!out.empty()) out += ',';
     out += v;
-    if (e == std::string::npos) return out;
-    b = e + 1;
   }
+  return out;
 }
 
 }  // namespace
@@ -47,12 +44,8 @@ std::vector<GridAxis> consensus_axes(const ConsensusGrid& g) {
 
 void parse_heading_window(std::string_view w, SummaryOptions& o) {
   o.heading_from = o.heading_to = 0;
-  const auto colon = w.find(':');
-  const char* end = w.data() + w.size();
-  const auto from = std::from_chars(w.data(), w.data() + (colon == std::string_view::npos ? 0 : colon), o.heading_from);
-  const auto to = colon == std::string_view::npos ? from : std::from_chars(w.data() + colon + 1, end, o.heading_to);
-  if (colon == std::string_view::npos || colon == 0 || from.ec != std::errc() || from.ptr != w.data() + colon ||
-      to.ec != std::errc() || to.ptr != end)
+  const auto parts = split(w, ':');
+  if (parts.size() != 2 || !parse_u64(parts[0], o.heading_from) || !parse_u64(parts[1], o.heading_to))
     throw InputError("--heading-window " + std::string(w) + ": expected FROM:TO in steps");
 }
 

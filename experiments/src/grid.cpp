@@ -45,7 +45,7 @@ GridAxis parse_grid_axis(std::string_view spec) {
   const bool share = is_share_key(axis.key);
   const ParamDef* def = share ? nullptr : find_param(axis.key);
   if (!share && !def)
-    throw InputError(where + ": unknown parameter '" + axis.key + "' (or informed, right_share)");
+    throw InputError(where + ": " + unknown_param(axis.key) + " (or informed, right_share)");
 
   std::vector<std::string> texts;
   std::vector<double> numbers;

@@ -60,11 +60,15 @@ RunSummary summarise_run(const Params& p, std::uint64_t steps, SweepKind kind, c
     }
     sum_d += d / double(n);
     sum_pol += moving ? std::sqrt(hx * hx + hy * hy) / double(moving) : 0.0;
-    if (!r.formed && (step % every == 0 || step == steps) &&
-        compute_metrics(view_of(flock), radius, cluster_only).clusters == 1) {
-      r.formed = true;
-      r.formed_step = step;
-      r.formed_time = double(step) * p.dt;
+    if (!r.formed && (step % every == 0 || step == steps)) {
+      // Only the clusters: the diameter and polarisation were summed above.
+      Metrics m;
+      add_neighbour_metrics(m, view_of(flock), radius, cluster_only);
+      if (m.clusters == 1) {
+        r.formed = true;
+        r.formed_step = step;
+        r.formed_time = double(step) * p.dt;
+      }
     }
     if (consensus && r.decision == 0) {
       // The naive boids follow the group; the scouts would move the centroid by themselves.

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <charconv>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -22,13 +21,6 @@ inline std::vector<std::string_view> split(std::string_view s, char sep) {
     if (e == std::string_view::npos) return out;
     b = e + 1;
   }
-}
-
-inline bool parse_double(std::string_view t, double& v) {
-  t = trim(t);
-  if (t == "inf" || t == "infinity") return v = INFINITY, true;
-  auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  return ec == std::errc() && ptr == t.data() + t.size() && !t.empty();
 }
 
 inline bool parse_u64(std::string_view t, std::uint64_t& v) {

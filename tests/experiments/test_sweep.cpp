@@ -64,6 +64,18 @@ SweepSpec small_spec() {
 }  // namespace
 
 // ---------------------------------------------------------------- grid axes
+// A mistyped grid key gets the same suggestion as --set.
+TEST(SweepGrid, AMistypedKeySuggestsTheParameter) {
+  try {
+    parse_grid_axis("visualrange=10:20:10");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown parameter 'visualrange' (did you mean visualRange?)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(SweepGrid, RangeIsInclusiveAndRoundedToTheDecimalsWritten) {
   const GridAxis a = parse_grid_axis("S_align=0:1:0.1");
   ASSERT_EQ(a.values.size(), 11u);
