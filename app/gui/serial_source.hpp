@@ -86,7 +86,6 @@ class SerialSource final : public BoidSource, public BoardControls {
   const link::MirroredFrame& frame() const override { return frame_; }
   link::LinkStatus link_status() const override { return link_.status(); }
   const std::string& port() const override { return port_; }
-  std::size_t requests_pending() const { return pending_.size(); }
 
  private:
   void on_event(link::LinkEvent& e);

@@ -67,6 +67,16 @@ inline bool frames_until(flockscope::gui::GuiApp& app, int ms, const std::functi
   return pred();
 }
 
+// Move, press, release at (x, y), one frame each.
+inline void click(flockscope::gui::GuiApp& app, float x, float y, Uint8 button = SDL_BUTTON_LEFT) {
+  push_mouse(SDL_MOUSEMOTION, x, y);
+  app.frame();
+  push_mouse(SDL_MOUSEBUTTONDOWN, x, y, button);
+  app.frame();
+  push_mouse(SDL_MOUSEBUTTONUP, x, y, button);
+  app.frame();
+}
+
 // Move, press, move, release along y, one frame each.
 inline void drag(flockscope::gui::GuiApp& app, float x0, float y, float x1) {
   push_mouse(SDL_MOUSEMOTION, x0, y);

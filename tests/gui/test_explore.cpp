@@ -113,12 +113,7 @@ TEST(Explore, ClickedCellIsTheFlockOfFlockscopeRun) {
   ASSERT_TRUE(box);
   // The right half of the cell: its second repeat (a cell's repeats lie side by side).
   const float x = box->x0 + (box->x1 - box->x0) * 0.75f, y = (box->y0 + box->y1) / 2;
-  push_mouse(SDL_MOUSEMOTION, x, y);
-  app.frame();
-  push_mouse(SDL_MOUSEBUTTONDOWN, x, y);
-  app.frame();
-  push_mouse(SDL_MOUSEBUTTONUP, x, y);
-  app.frame();
+  click(app, x, y);
   ASSERT_FALSE(app.explore().showing_map());
   const RunPoint pt = s.point(cell, 1);
   ASSERT_NE(pt.seed, s.point(cell, 0).seed);
@@ -143,12 +138,7 @@ TEST(Explore, ClickedCellIsTheFlockOfFlockscopeRun) {
   // Back returns to the map.
   const auto back = app.item_rect("button:Back to the map");
   ASSERT_TRUE(back);
-  push_mouse(SDL_MOUSEMOTION, back->cx(), back->cy());
-  app.frame();
-  push_mouse(SDL_MOUSEBUTTONDOWN, back->cx(), back->cy());
-  app.frame();
-  push_mouse(SDL_MOUSEBUTTONUP, back->cx(), back->cy());
-  app.frame();
+  click(app, back->cx(), back->cy());
   EXPECT_TRUE(app.explore().showing_map());
 }
 

@@ -44,8 +44,6 @@ void drag(GuiApp& app, float x0, float y0, float x1, float y1) {
   app.frame();
 }
 
-void click(GuiApp& app, float x, float y) { drag(app, x, y, x, y); }
-
 struct Image {
   int w = 0, h = 0;
   std::vector<std::uint8_t> px;

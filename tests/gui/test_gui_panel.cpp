@@ -56,15 +56,6 @@ void push_key(Uint32 type, SDL_Keycode key, SDL_Keymod mods) {
   ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
 }
 
-void right_click(GuiApp& app, float x, float y) {
-  push_mouse(SDL_MOUSEMOTION, x, y);
-  app.frame();
-  push_mouse(SDL_MOUSEBUTTONDOWN, x, y, SDL_BUTTON_RIGHT);
-  app.frame();
-  push_mouse(SDL_MOUSEBUTTONUP, x, y, SDL_BUTTON_RIGHT);
-  app.frame();
-}
-
 double visual_range(GuiApp& app) { return app.source().pending_params().visualRange; }
 
 }  // namespace
@@ -104,12 +95,7 @@ TEST(GuiPanel, ExportRecordAndLargestFlockNeedNoScrolling) {
     const fs::path dir = test_dir();
     app.set_export_folder(dir.string());
     const auto e = *app.item_rect("button:Export");
-    push_mouse(SDL_MOUSEMOTION, e.cx(), e.cy());
-    app.frame();
-    push_mouse(SDL_MOUSEBUTTONDOWN, e.cx(), e.cy());
-    app.frame();
-    push_mouse(SDL_MOUSEBUTTONUP, e.cx(), e.cy());
-    app.frame();
+    click(app, e.cx(), e.cy());
     EXPECT_FALSE(app.message_is_error()) << app.message();
     EXPECT_NE(app.message().find("exported"), std::string::npos) << app.message();
   }
@@ -145,7 +131,7 @@ TEST(GuiSliders, RightClickRestoresThePresetsValue) {
   ASSERT_EQ(visual_range(app), preset);
   drag(app, r->cx(), r->cy(), r->x1 + 40);  // to the slider's end
   ASSERT_NE(visual_range(app), preset);
-  right_click(app, r->cx(), r->cy());
+  click(app, r->cx(), r->cy(), SDL_BUTTON_RIGHT);
   EXPECT_EQ(visual_range(app), preset);
   EXPECT_EQ(app.source().params().visualRange, preset);  // and the flock has it
 }
@@ -161,7 +147,7 @@ TEST(GuiSliders, ShiftDragIsTenTimesFiner) {
   drag(app, r->cx(), r->cy(), r->cx() + 40);
   const double plain = visual_range(app) - at_press;
   ASSERT_GT(plain, 10.0);
-  right_click(app, r->cx(), r->cy());
+  click(app, r->cx(), r->cy(), SDL_BUTTON_RIGHT);
   ASSERT_EQ(visual_range(app), start);
   // The same 40 px with Shift held: from where the value was, a tenth as far.
   push_key(SDL_KEYDOWN, SDLK_LSHIFT, KMOD_LSHIFT);
@@ -192,12 +178,7 @@ TEST(GuiSliders, UndoTakesBackTheLastChangeByKeyAndByButton) {
   EXPECT_NE(app.message().find("visualRange"), std::string::npos) << app.message();
   const auto undo = app.item_rect("button:Undo");
   ASSERT_TRUE(undo);
-  push_mouse(SDL_MOUSEMOTION, undo->cx(), undo->cy());
-  app.frame();
-  push_mouse(SDL_MOUSEBUTTONDOWN, undo->cx(), undo->cy());
-  app.frame();
-  push_mouse(SDL_MOUSEBUTTONUP, undo->cx(), undo->cy());
-  app.frame();
+  click(app, undo->cx(), undo->cy());
   EXPECT_EQ(visual_range(app), start);
   EXPECT_EQ(app.source().params().visualRange, start);
 }
@@ -300,12 +281,7 @@ TEST(GuiSources, LeavingABoardOrAReplayNamesWhereTheParametersCameFrom) {
   app.frame();
   const auto back = settled_rect(app, "button:Back to a local flock");
   ASSERT_TRUE(back);
-  push_mouse(SDL_MOUSEMOTION, back->cx(), back->cy());
-  app.frame();
-  push_mouse(SDL_MOUSEBUTTONDOWN, back->cx(), back->cy());
-  app.frame();
-  push_mouse(SDL_MOUSEBUTTONUP, back->cx(), back->cy());
-  app.frame();
+  click(app, back->cx(), back->cy());
   EXPECT_TRUE(app.source().simulated_here());
   EXPECT_EQ(app.message().find("replaying"), std::string::npos) << app.message();
   EXPECT_EQ(app.preset_label(), "(the recording's parameters)");

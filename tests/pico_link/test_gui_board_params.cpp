@@ -129,12 +129,7 @@ TEST(GuiBoardParams, TypingIntoASliderSendsOnlyTheCommittedValue) {
     SDL_SetModState(KMOD_LCTRL);
     push_key(SDL_KEYDOWN, SDL_SCANCODE_LCTRL, SDLK_LCTRL);
     app.frame();
-    push_mouse(SDL_MOUSEMOTION, r->cx(), r->cy());
-    app.frame();
-    push_mouse(SDL_MOUSEBUTTONDOWN, r->cx(), r->cy());
-    app.frame();
-    push_mouse(SDL_MOUSEBUTTONUP, r->cx(), r->cy());
-    app.frame();
+    click(app, r->cx(), r->cy());
     SDL_SetModState(KMOD_NONE);
     push_key(SDL_KEYUP, SDL_SCANCODE_LCTRL, SDLK_LCTRL);
     app.frame();
