@@ -29,7 +29,6 @@
 #include "export.hpp"
 #include "figures.hpp"
 #include "flockscope/core/io.hpp"
-#include "link/ports.hpp"
 #include "serial_source.hpp"
 
 namespace flockscope::gui {
@@ -308,7 +307,6 @@ void GuiApp::update() {
   }
   for (auto it = children_.begin(); it != children_.end();)
     it = waitpid(pid_t(*it), nullptr, WNOHANG) != 0 ? children_.erase(it) : it + 1;
-  note_missing_port(seconds());
   if (source_moved_ && taken == 0 && plot) {  // a reset without a step: its state is a point too
     push_plot_point();
     if (record) record_frame();
@@ -547,28 +545,6 @@ void GuiApp::open_folder(const std::string& dir) {
     note("cannot open " + dir + ": xdg-open: " + std::strerror(err) + " (the files are there)", true);
   else
     children_.push_back(int(pid));
-}
-
-// A board's port path that does not exist: said once (an error, with the ports there are),
-// while the link keeps trying it; checked every second.
-void GuiApp::note_missing_port(double now) {
-  BoardControls* board = source_->board();
-  if (!board || source_->accepts_commands() || now - missing_port_checked_ < 1) return;
-  missing_port_checked_ = now;
-  std::error_code ec;
-  if (fs::exists(board->port(), ec)) {
-    missing_port_noted_.clear();
-    return;
-  }
-  if (missing_port_noted_ == board->port()) return;
-  missing_port_noted_ = board->port();
-  std::string found;
-  for (const auto& p : link::list_ports()) found += (found.empty() ? "" : ", ") + p.path;
-  // An unplugged board's port vanishes too: the message keeps saying that the link is lost.
-  const bool lost = board->link_status().state == link::LinkState::kReconnecting;
-  note(std::string(lost ? "board link: reconnecting: " : "") + board->port() + ": no such port; " + (found.empty() ? "no serial ports found" : "ports found: " + found) +
-           " (still trying " + board->port() + ")",
-       true);
 }
 
 // What lies over the flock view while a board's link is not up (empty: nothing).

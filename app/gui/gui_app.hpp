@@ -154,7 +154,6 @@ class GuiApp {
   void save_settings();
   void export_panel();  // controls_panel.cpp
   void open_folder(const std::string& dir);
-  void note_missing_port(double now);
   std::string stale_view_text();
 
   GuiOptions opt_;
@@ -206,8 +205,6 @@ class GuiApp {
   std::string exported_to_;    // the folder "Open folder" opens
   std::vector<int> children_;  // xdg-open processes not yet reaped
   std::uint64_t last_change_frame_ = 0;  // a drag's changes make one marker, at its start
-  double missing_port_checked_ = -1e9;
-  std::string missing_port_noted_;
   std::string export_dir_saved_;  // the last folder that took a file: settings.json keeps it
   std::string preset_path_;
   std::vector<std::pair<std::string, std::string>> preset_descriptions_;  // name, description

@@ -110,8 +110,7 @@ void SerialSource::on_event(link::LinkEvent& e) {
   if (auto* s = std::get_if<link::StateChanged>(&e)) {
     state_ = s->state;
     if (s->state != link::LinkState::kConnected) have_params_ = false;
-    const bool bad = s->state == link::LinkState::kVersionMismatch || s->state == link::LinkState::kReconnecting;
-    note(std::string("board link: ") + link::to_string(s->state) + " (" + s->detail + ")", bad);
+    note(std::string("board link: ") + link::to_string(s->state) + " (" + s->detail + ")", s->trouble);
   } else if (auto* p = std::get_if<link::BoardParams>(&e)) {
     std::vector<link::FlaggedParam> flagged;
     outside_.clear();

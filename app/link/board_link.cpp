@@ -1,4 +1,5 @@
 #include "link/board_link.hpp"
+#include "link/ports.hpp"
 
 #include <asio/io_context.hpp>
 #include <asio/post.hpp>
@@ -59,6 +60,7 @@ struct BoardLink::Impl {
   std::vector<protocol::Param> param_set;
   std::vector<bool> param_have;
   bool had_session = false;
+  bool missing_noted = false;  // the missing path was reported (with the ports found)
   bool params_complete = false;
   Clock::time_point last_params_ask{};
   Clock::time_point next_open{}, last_hello{}, last_valid{}, session_start{};
@@ -131,16 +133,21 @@ struct BoardLink::Impl {
     f(status);
   }
 
-  void set_state(LinkState s, std::string detail) {
+  // A change of state or of its reason is reported once (an event and the status); the same
+  // reason again (a missing port tried every reopen_every_ms) is not.
+  void set_state(LinkState s, std::string detail, bool open_failed = false) {
     const bool changed = s != state;
     state = s;
+    bool news = changed;
     with_status([&](LinkStatus& st) {
       if (!changed && st.detail == detail) return;
+      news = true;
       st.state = s;
       st.detail = detail;
       st.port = path;
     });
-    if (changed) push(StateChanged{s, std::move(detail)});
+    const bool trouble = open_failed || s == LinkState::kReconnecting || s == LinkState::kVersionMismatch;
+    if (news) push(StateChanged{s, std::move(detail), trouble});
   }
 
   void sync_rx_counters() {
@@ -192,12 +199,23 @@ struct BoardLink::Impl {
     next_open = now + std::chrono::milliseconds(opt.reopen_every_ms);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
-      set_state(state, "no device at " + path);
+      // Named once with the ports there are (listing them again at every retry is the same
+      // answer); the link goes on trying the path.
+      if (!missing_noted) {
+        std::string found;
+        for (const auto& p : list_ports()) found += (found.empty() ? "" : ", ") + p.path;
+        set_state(state,
+                  "no device at " + path + ": no such port; " + (found.empty() ? "no serial ports found" : "ports found: " + found) +
+                      " (still trying " + path + ")",
+                  true);
+        missing_noted = true;
+      }
       return;
     }
+    missing_noted = false;
     port.open(path, ec);
     if (ec) {
-      set_state(state, "cannot open " + path + ": " + ec.message());
+      set_state(state, "cannot open " + path + ": " + ec.message(), true);
       return;
     }
     // Raw 8N1, no flow control (asio's open already turned off the line discipline).
@@ -526,6 +544,7 @@ struct BoardLink::Impl {
     close_port();
     path = p;
     had_session = false;
+    missing_noted = false;
     set_state(LinkState::kWaiting, "opening " + p);
     try_open();
   }

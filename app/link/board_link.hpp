@@ -81,9 +81,12 @@ struct LinkStatus {
 };
 
 // ---- events handed to the consumer, in arrival order
+// A new state, or the same state with a new reason (a port that went missing, a port that
+// cannot be opened: said once, not at every retry).
 struct StateChanged {
   LinkState state;
   std::string detail;
+  bool trouble = false;  // the link is lost, refused, or its port cannot be opened
 };
 struct BoardHello {
   protocol::Hello hello;
