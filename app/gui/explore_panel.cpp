@@ -47,9 +47,9 @@ CellValue cell_value(const SweepSpec& s, const ComboSummary& c, const std::strin
   if (key == "formed") {
     const Proportion p = proportion(std::size_t(std::llround(st.mean * double(st.n))), st.n);
     v.lo = p.lo, v.hi = p.hi;
-  } else if (st.n > 1) {
-    const double half = t95(st.n - 1) * st.sd / std::sqrt(double(st.n));
-    v.lo = st.mean - half, v.hi = st.mean + half;
+  } else {
+    const Interval ci = mean_interval95(st);
+    v.lo = ci.lo, v.hi = ci.hi;
   }
   return v;
 }

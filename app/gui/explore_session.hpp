@@ -86,8 +86,4 @@ class ExploreSession {
 SweepSpec explore_spec(const std::string& preset, const Params& base, const std::vector<std::string>& grid,
                        std::uint64_t reps, std::uint64_t steps);
 
-// Student's t quantile for a two-sided 95% interval with `df` degrees of freedom (1.96 beyond
-// the table), for the map's confidence intervals on a handful of repeats.
-double t95(std::size_t df);
-
 }  // namespace flockscope::gui

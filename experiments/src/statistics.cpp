@@ -40,4 +40,14 @@ Proportion proportion(std::size_t k, std::size_t n, double z) {
   return p;
 }
 
+Interval mean_interval95(const SampleStats& s) {
+  static const double t[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                             2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                             2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+  if (s.n < 2) return {};
+  const std::size_t df = s.n - 1;
+  const double half = (df <= 30 ? t[df - 1] : 1.96) * s.sd / std::sqrt(double(s.n));
+  return {s.mean - half, s.mean + half};
+}
+
 }  // namespace flockscope::experiments

@@ -40,3 +40,14 @@ TEST(SweepStats, WilsonInterval) {
   EXPECT_NEAR(z.hi, 0.434482464783175, 1e-12);
   EXPECT_TRUE(std::isnan(proportion(0, 0).p));
 }
+
+// The map's interval of a mean: 1, 2, 3 have mean 2 and sd 1; t(0.975, 2 df) = 4.303, so the
+// half width is 4.303 / sqrt(3) = 2.48434.
+TEST(SweepStats, MeanIntervalUsesStudentsT) {
+  const std::vector<double> v{1, 2, 3};
+  const Interval ci = mean_interval95(describe(v));
+  EXPECT_NEAR(ci.lo, 2 - 2.48434, 1e-5);
+  EXPECT_NEAR(ci.hi, 2 + 2.48434, 1e-5);
+  const std::vector<double> one{5};
+  EXPECT_TRUE(std::isnan(mean_interval95(describe(one)).lo));
+}
