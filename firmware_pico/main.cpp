@@ -70,12 +70,11 @@ UsbTransport g_usb;
 // Core 0 runs the frame; core 1 takes its share of every per-boid pass when core 0 posts
 // the pass's number in the SIO mailbox, and answers when it is done:
 //   the sort's two per-boid passes (BoardFlock::sort_cells, sort_finish): halves;
-//   the update: interleaved 32-slot blocks, so that both cores get a share of every part
-//   of the screen (slots are in grid order: halves would split top from bottom);
+//   the update: a band of grid rows each (BoardFlock::plan_update splits the estimated
+//   work in two; each core scans its band's pairs once, with its own accumulators);
 //   the drawing: a band of screen rows each (a word of the framebuffer is in one row, so
 //   the two cores' read-modify-writes never touch the same word).
 // The counting sort's scatter, the predators and the status line stay on core 0.
-constexpr std::uint32_t kBlock = 32;
 enum Pass : std::uint32_t { kPassCells = 1, kPassFinish, kPassUpdate, kPassDraw };
 
 #ifndef FLOCKSCOPE_SINGLE_CORE
@@ -121,7 +120,7 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
       core == 0 ? f.sort_finish(0, half) : f.sort_finish(half, n);
       break;
     case kPassUpdate:
-      for (std::uint32_t b = core * kBlock; b < n; b += 2 * kBlock) f.update(b, b + kBlock);
+      f.update_part(core);  // (one core: part 1 of a one-part plan is empty)
       break;
     case kPassDraw:
       core == 0 ? draw_band(0, g_draw_split.split, g_draw_split.erase)
@@ -160,9 +159,14 @@ void begin_step_all() {
   run_all(kPassFinish);
 }
 
+void update_all() {
+  g_board->flock().plan_update(kCores);
+  run_all(kPassUpdate);
+}
+
 void step_flock() {
   begin_step_all();
-  run_all(kPassUpdate);
+  update_all();
   g_board->flock().end_step();
 }
 
@@ -298,7 +302,7 @@ int main() {
       if (m_seen == 0) flockscope_measure_result.scan_mismatch = f.check_scan();
       grid = cycles_since(t0);
       const std::uint64_t tu = time_us_64();
-      run_all(kPassUpdate);
+      update_all();
       f.end_step();
       update = cycles_since(tu);
     } else if (g_board->running()) {

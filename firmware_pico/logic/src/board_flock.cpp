@@ -55,6 +55,8 @@ void BoardFlock::configure(const ParamStore& p) {
   c.separation = v(pid::separation) != 0;
   c.dynamic_bias = v(pid::dynamicbias) != 0;
   c_ = c;
+  min2_ = c.minspeed * c.minspeed;
+  max2_ = c.maxspeed * c.maxspeed;
   // The neighbour test in Q23.9: the box half-width and the squared ranges (exact squares
   // of the Q23.9 ranges, units of 2^-18 px^2).
   const std::int64_t vis9 = std::llround(vis * 512), prot9 = std::llround(prot * 512);
@@ -271,8 +273,7 @@ void scan_fast_cpp(ScanJob* job) {
       }
     }
   }
-  job->sum_x = sum_x, job->sum_y = sum_y, job->sum_vx = sum_vx, job->sum_vy = sum_vy;
-  job->seen = seen, job->sep_x = sep_x, job->sep_y = sep_y;
+  job->s = {sum_x, sum_y, sum_vx, sum_vy, seen, sep_x, sep_y};
 }
 }  // namespace
 
@@ -297,12 +298,13 @@ void scan_general(ScanJob& job, const NearBoid* self, std::int32_t range9, std::
       const std::int32_t dy = std::int32_t(std::uint32_t(job.y) - std::uint32_t(p->y));
       bool separate, visible;
       rules::cornell_classify(near9::from_raw(dx), near9::from_raw(dy), c, separate, visible);  // core's rule
+      NeighbourSums& s = job.s;
       if (separate) {
-        job.sep_x += dx, job.sep_y += dy;
+        s.sep_x += dx, s.sep_y += dy;
       } else if (visible) {
-        job.sum_x += std::uint32_t(p->x), job.sum_y += std::uint32_t(p->y);
-        job.sum_vx += p->vx, job.sum_vy += p->vy;
-        ++job.seen;
+        s.sum_x += std::uint32_t(p->x), s.sum_y += std::uint32_t(p->y);
+        s.sum_vx += p->vx, s.sum_vy += p->vy;
+        ++s.seen;
       }
     }
   }
@@ -337,8 +339,8 @@ void scan_edge(ScanJob& job, std::int32_t range9) {
       }
     }
   }
-  job.sum_x = sum_x, job.sum_y = sum_y, job.sum_vx = std::int32_t(sum_vx), job.sum_vy = std::int32_t(sum_vy);
-  job.seen = std::int32_t(seen), job.sep_x = std::int32_t(sep_x), job.sep_y = std::int32_t(sep_y);
+  job.s = {sum_x, sum_y, std::int32_t(sum_vx), std::int32_t(sum_vy), std::int32_t(seen), std::int32_t(sep_x),
+           std::int32_t(sep_y)};
 }
 }  // namespace
 
@@ -371,8 +373,7 @@ bool BoardFlock::make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job) con
   }
   const std::uint32_t x0 = cx > reach ? cx - reach : 0, x1 = cx + reach < cols ? cx + reach : cols - 1;
   const std::uint32_t y0 = cy > reach ? cy - reach : 0, y1 = cy + reach < rows ? cy + reach : rows - 1;
-  job.sum_x = job.sum_y = 0;
-  job.sum_vx = job.sum_vy = job.seen = job.sep_x = job.sep_y = 0;
+  job.s = {};
   job.runs = 0;
   for (std::uint32_t row = y0; row <= y1; ++row) {
     job.run[2 * job.runs] = near + start[row * cols + x0];
@@ -419,6 +420,13 @@ std::uint64_t BoardFlock::state_hash() const {
   return h.h;
 }
 
+namespace {
+bool same_sums(const NeighbourSums& a, const NeighbourSums& b) {
+  return a.sum_x == b.sum_x && a.sum_y == b.sum_y && a.sum_vx == b.sum_vx && a.sum_vy == b.sum_vy &&
+         a.seen == b.seen && a.sep_x == b.sep_x && a.sep_y == b.sep_y;
+}
+}  // namespace
+
 std::uint32_t BoardFlock::check_scan() const {
   std::uint32_t differ = 0;
   for (std::uint32_t k = 0; k < n_; ++k) {
@@ -427,8 +435,7 @@ std::uint32_t BoardFlock::check_scan() const {
     b = a;
     flockscope_scan_neighbours(&a);
     scan_fast_cpp(&b);
-    differ += a.sum_x != b.sum_x || a.sum_y != b.sum_y || a.sum_vx != b.sum_vx || a.sum_vy != b.sum_vy ||
-              a.seen != b.seen || a.sep_x != b.sep_x || a.sep_y != b.sep_y;
+    differ += !same_sums(a.s, b.s);
   }
   return differ;
 }
@@ -436,13 +443,8 @@ std::uint32_t BoardFlock::check_scan() const {
 void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   if (end > n_) end = n_;
   const NearBoid* near = buf_.near;
-  const rules::CornellCoeffs<fix>& c = c_;
-  const std::uint32_t npred = predator_count();
-  const std::uint32_t scout_end = std::min(scouts1_ + scouts2_, buf_.bias_capacity);  // ids below: scouts
   std::uint32_t (*const clock)() = clock_;
   std::uint32_t scan_cycles = 0;  // added to scan_cycles_ at the end (not a member store per boid)
-  const fix vmax_guard(100);
-  const fix min2 = c.minspeed * c.minspeed, max2 = c.maxspeed * c.maxspeed;
   ScanJob job;
   job.visual2 = std::uint32_t(visual2_);  // as make_job() sets them (no scan writes them)
   job.protected2 = std::uint32_t(protected2_);
@@ -460,7 +462,6 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   bool fast = false, reuse = false;
 
   for (std::uint32_t k = begin; k < end; ++k) {
-    const Boid<fix> self{buf_.x[k], buf_.y[k], buf_.vx[k], buf_.vy[k]};
     job.x = near[k].x;
     job.y = near[k].y;
     if (*next <= k) {  // past the cell (and any empty ones after it)
@@ -482,52 +483,271 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
     else
       scan_general(job, near + k, range9_, visual2_, protected2_);
     if (clock) scan_cycles += (clock() - t0) & 0xFFFFFFu;
-    const std::int32_t seen = job.seen;
-    // Relative sums (Q23.9): sum of (other - self) = sum of others - seen * self, in
-    // wrapping arithmetic (exact: the true value is small).
-    const auto rel_x = std::int32_t(job.sum_x - std::uint32_t(seen) * std::uint32_t(job.x));
-    const auto rel_y = std::int32_t(job.sum_y - std::uint32_t(seen) * std::uint32_t(job.y));
-    // Hand rules::cornell_steer the neighbours' means with a count of 1 (it only ever uses
-    // sum / count): the division happens here, in 32 bits where the sums cannot overflow.
-    rules::CornellSums<fix> s;
-    if (seen > 0) {
-      auto mean = [seen](std::int32_t sum9) {  // Q23.9 sum -> Q16.16 mean
-        return fix::from_raw((sum9 < (1 << 24) && sum9 > -(1 << 24)) ? div_s32(sum9 * 128, seen)
-                                                                       : div_s32(sum9, seen) * 128);
-      };
-      s.xpos = self.x + mean(rel_x);
-      s.ypos = self.y + mean(rel_y);
-      s.xvel = mean(job.sum_vx);
-      s.yvel = mean(job.sum_vy);
-      s.neighbours = 1;
-    }
-    auto q9_to_fix = [](std::int32_t v9) {  // Q23.9 -> Q16.16, saturated (32-bit tests)
-      return fix::from_raw(v9 >= (1 << 24) ? INT32_MAX : v9 < -(1 << 24) ? INT32_MIN : v9 * 128);
+    update_boid(k, job.x, job.y, job.s);
+  }
+  scan_cycles_ += scan_cycles;
+}
+
+void BoardFlock::update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9, const NeighbourSums& sums) {
+  const rules::CornellCoeffs<fix>& c = c_;
+  const std::uint32_t npred = predator_count();
+  const std::uint32_t scout_end = std::min(scouts1_ + scouts2_, buf_.bias_capacity);  // ids below: scouts
+  const fix vmax_guard(100);
+  const fix min2 = min2_, max2 = max2_;
+  const Boid<fix> self{buf_.x[k], buf_.y[k], buf_.vx[k], buf_.vy[k]};
+  const std::int32_t seen = sums.seen;
+  // Relative sums (Q23.9): sum of (other - self) = sum of others - seen * self, in
+  // wrapping arithmetic (exact: the true value is small).
+  const auto rel_x = std::int32_t(sums.sum_x - std::uint32_t(seen) * std::uint32_t(x9));
+  const auto rel_y = std::int32_t(sums.sum_y - std::uint32_t(seen) * std::uint32_t(y9));
+  // Hand rules::cornell_steer the neighbours' means with a count of 1 (it only ever uses
+  // sum / count): the division happens here, in 32 bits where the sums cannot overflow.
+  rules::CornellSums<fix> s;
+  if (seen > 0) {
+    auto mean = [seen](std::int32_t sum9) {  // Q23.9 sum -> Q16.16 mean
+      return fix::from_raw((sum9 < (1 << 24) && sum9 > -(1 << 24)) ? div_s32(sum9 * 128, seen)
+                                                                     : div_s32(sum9, seen) * 128);
     };
-    s.close_dx = q9_to_fix(job.sep_x);
-    s.close_dy = q9_to_fix(job.sep_y);
-    rules::PredatorSums<fix> ps;
-    for (std::uint32_t q = 0; q < npred; ++q)
-      rules::predator_accumulate(ps, self.x - pred_[q].x, self.y - pred_[q].y, c);
-    Boid<fix> nb = rules::cornell_steer(self, s, ps, c);
-    const std::uint32_t id = buf_.id[k];
-    const int group = id < scout_end ? (id < scouts1_ ? 1 : 2) : 0;
-    rules::cornell_finish(self, nb, group, group != 0 ? buf_.bias + id : nullptr, biasval_, c, [&](fix& vx, fix& vy) {
-      // A guard against absurd parameter mixes: components beyond 100 px/frame would make
-      // the squared speed overflow Q16.16.
-      if (vx > vmax_guard) vx = vmax_guard;
-      if (vx < -vmax_guard) vx = -vmax_guard;
-      if (vy > vmax_guard) vy = vmax_guard;
-      if (vy < -vmax_guard) vy = -vmax_guard;
-      // limit_speed only changes a velocity whose speed is outside [min, max]; the squared
-      // test skips its square root for the others (same result, much cheaper).
-      const fix v2 = square(vx) + square(vy);  // = vx * vx + vy * vy (fixed.hpp)
-      if (!(v2 >= min2 && v2 <= max2)) rules::limit_speed(vx, vy, c.minspeed, c.maxspeed, self.vx, self.vy);
-    });
-    buf_.x[k] = nb.x;
-    buf_.y[k] = nb.y;
-    buf_.vx[k] = nb.vx;
-    buf_.vy[k] = nb.vy;
+    s.xpos = self.x + mean(rel_x);
+    s.ypos = self.y + mean(rel_y);
+    s.xvel = mean(sums.sum_vx);
+    s.yvel = mean(sums.sum_vy);
+    s.neighbours = 1;
+  }
+  auto q9_to_fix = [](std::int32_t v9) {  // Q23.9 -> Q16.16, saturated (32-bit tests)
+    return fix::from_raw(v9 >= (1 << 24) ? INT32_MAX : v9 < -(1 << 24) ? INT32_MIN : v9 * 128);
+  };
+  s.close_dx = q9_to_fix(sums.sep_x);
+  s.close_dy = q9_to_fix(sums.sep_y);
+  rules::PredatorSums<fix> ps;
+  for (std::uint32_t q = 0; q < npred; ++q)
+    rules::predator_accumulate(ps, self.x - pred_[q].x, self.y - pred_[q].y, c);
+  Boid<fix> nb = rules::cornell_steer(self, s, ps, c);
+  const std::uint32_t id = buf_.id[k];
+  const int group = id < scout_end ? (id < scouts1_ ? 1 : 2) : 0;
+  rules::cornell_finish(self, nb, group, group != 0 ? buf_.bias + id : nullptr, biasval_, c, [&](fix& vx, fix& vy) {
+    // A guard against absurd parameter mixes: components beyond 100 px/frame would make
+    // the squared speed overflow Q16.16.
+    if (vx > vmax_guard) vx = vmax_guard;
+    if (vx < -vmax_guard) vx = -vmax_guard;
+    if (vy > vmax_guard) vy = vmax_guard;
+    if (vy < -vmax_guard) vy = -vmax_guard;
+    // limit_speed only changes a velocity whose speed is outside [min, max]; the squared
+    // test skips its square root for the others (same result, much cheaper).
+    const fix v2 = square(vx) + square(vy);  // = vx * vx + vy * vy (fixed.hpp)
+    if (!(v2 >= min2 && v2 <= max2)) rules::limit_speed(vx, vy, c.minspeed, c.maxspeed, self.vx, self.vy);
+  });
+  buf_.x[k] = nb.x;
+  buf_.y[k] = nb.y;
+  buf_.vx[k] = nb.vx;
+  buf_.vy[k] = nb.vy;
+}
+
+// ---- the pair-once scan (plan_update, update_part)
+namespace {
+// A NeighbourSums in the accumulator window: its seven words in the struct's order.
+constexpr std::uint32_t kSumWords = 7;
+
+struct PairTests {
+  std::uint32_t vis2, prot2;  // the squared ranges (Q23.9: 2^-18 px^2)
+  std::uint32_t r1, span;     // the edge scan's box: |d| < range iff d + range - 1 < 2 range - 1
+};
+
+// One run of candidates [p, e) for the boid b: its own sums into `me`; with kBoth also each
+// candidate's share (the same pair seen from the other side: b's position and velocity, or
+// minus the offset) into the candidate's accumulator, `acc` onwards (kSumWords words a
+// slot, wrapping from wend to wbegin). The classification is the fast scan's (kEdge false:
+// stencils off the clamped cells) or the edge scan's (the box test first): both are
+// rules::cornell_classify's, and symmetric in the offset's sign, so both boids of a pair
+// see the pair as they would in their own scans.
+template <bool kEdge, bool kBoth>
+inline void pair_run(const NearBoid* p, const NearBoid* e, std::uint32_t* acc, std::uint32_t* wbegin,
+                     std::uint32_t* wend, const NearBoid& b, const PairTests& t, NeighbourSums& me) {
+  const auto x = std::uint32_t(b.x), y = std::uint32_t(b.y);
+  for (; p < e; ++p) {
+    std::uint32_t* const a = acc;
+    if (kBoth && (acc += kSumWords) == wend) acc = wbegin;
+    const std::uint32_t dy = y - std::uint32_t(p->y);
+    std::uint32_t d2;
+    std::uint32_t dx;
+    if (kEdge) {
+      if (dy + t.r1 >= t.span) continue;  // |dy| >= range
+      dx = x - std::uint32_t(p->x);
+      if (dx + t.r1 >= t.span) continue;
+      d2 = dx * dx + dy * dy;
+      if (d2 >= t.vis2) continue;
+    } else {
+      const std::uint32_t dy2 = dy * dy;
+      if (dy2 >= t.vis2) continue;
+      dx = x - std::uint32_t(p->x);
+      d2 = dx * dx + dy2;
+      if (d2 >= t.vis2) continue;
+    }
+    if (d2 < t.prot2) {
+      me.sep_x = std::int32_t(std::uint32_t(me.sep_x) + dx), me.sep_y = std::int32_t(std::uint32_t(me.sep_y) + dy);
+      if (kBoth) a[5] -= dx, a[6] -= dy;
+    } else {
+      me.sum_x += std::uint32_t(p->x), me.sum_y += std::uint32_t(p->y);
+      me.sum_vx = std::int32_t(std::uint32_t(me.sum_vx) + std::uint32_t(p->vx));
+      me.sum_vy = std::int32_t(std::uint32_t(me.sum_vy) + std::uint32_t(p->vy));
+      ++me.seen;
+      if (kBoth) a[0] += x, a[1] += y, a[2] += std::uint32_t(b.vx), a[3] += std::uint32_t(b.vy), a[4] += 1;
+    }
+  }
+}
+}  // namespace
+
+std::uint32_t* BoardFlock::window(std::uint32_t part, std::uint32_t& entries) const {
+  const std::uint32_t words = (buf_.capacity - n_) * std::uint32_t(sizeof(NearBoid) / 4) / parts_;
+  std::uint32_t most = words / kSumWords;
+  if (window_limit_ != 0 && most > window_limit_) most = window_limit_;
+  entries = 0;
+  if (most != 0)
+    for (entries = 1; entries * 2 <= most;) entries *= 2;
+  // int32 words of the NearBoid records past size(): accessed as their own type's
+  // unsigned variant, and no NearBoid of those slots is live during the update.
+  return reinterpret_cast<std::uint32_t*>(&buf_.near[n_].x) + part * words;
+}
+
+void BoardFlock::plan_update(std::uint32_t parts) {
+  parts_ = parts < 1 ? 1 : parts > kMaxParts ? kMaxParts : parts;
+  const std::uint32_t rows = rows_, cols = cols_, reach = reach_;
+  part_row_[0] = 0;
+  for (std::uint32_t p = 1; p <= parts_; ++p) part_row_[p] = rows;
+  if (parts_ == 1) return;
+  // Each row's work, estimated: its boids times (a boid update's worth, about 60
+  // candidates, plus the candidates in the 2 reach + 1 rows about it). The split row gives
+  // the first part about half the total.
+  const std::uint16_t* start = buf_.cell_start;
+  auto boids = [&](std::uint32_t r) { return std::uint32_t(start[(r + 1) * cols] - start[r * cols]); };
+  auto work = [&](std::uint32_t r) {
+    const std::uint32_t lo = r > reach ? r - reach : 0, hi = r + reach + 1 < rows ? r + reach + 1 : rows;
+    return std::uint64_t(boids(r)) * (60 + (start[hi * cols] - start[lo * cols]));
+  };
+  std::uint64_t total = 0;
+  for (std::uint32_t r = 0; r < rows; ++r) total += work(r);
+  std::uint64_t sum = 0;
+  std::uint32_t split = 0;
+  while (split < rows && 2 * (sum + work(split)) <= total) sum += work(split++);
+  // The row that crosses the half goes to the part it leaves closer to half.
+  if (split < rows && 2 * sum + work(split) < total) ++split;
+  part_row_[1] = split;
+}
+
+void BoardFlock::update_part(std::uint32_t part) {
+  if (part >= parts_) return;
+  std::uint32_t entries;
+  std::uint32_t* const w = window(part, entries);
+  update_rows(part_row_[part], part_row_[part + 1], w, entries, nullptr);
+}
+
+std::uint32_t BoardFlock::pair_once_sums(NeighbourSums* out) {
+  plan_update(1);
+  std::uint32_t entries;
+  std::uint32_t* const w = window(0, entries);
+  return update_rows(0, rows_, w, entries, out);
+}
+
+std::uint32_t BoardFlock::update_rows(std::uint32_t r0, std::uint32_t r1, std::uint32_t* window, std::uint32_t entries,
+                                      NeighbourSums* out) {
+  const std::uint16_t* start = buf_.cell_start;
+  const std::uint32_t cols = cols_, reach = reach_;
+  const bool pairs = pair_once_ && fast_scan_ && entries > 0;
+  // A row whose boids alone overflow the window takes the whole-stencil scan.
+  auto too_full = [&](std::uint32_t r) { return !pairs || std::uint32_t(start[(r + 1) * cols] - start[r * cols]) > entries; };
+  std::uint32_t paired = 0;
+  for (std::uint32_t r = r0; r < r1;) {
+    std::uint32_t e = r + 1;
+    if (too_full(r)) {
+      while (e < r1 && too_full(e)) ++e;
+      const std::uint32_t begin = start[r * cols], end = start[e * cols];
+      if (out) {
+        ScanJob job;
+        for (std::uint32_t k = begin; k < end; ++k) scan_sums(k, job), out[k] = job.s;
+      } else {
+        update(begin, end);
+      }
+    } else {
+      // Grow the band while every row's window (its boids up to the end of the row reach
+      // rows below, inside the band) fits.
+      while (e < r1 && std::uint32_t(start[(e + 1) * cols] - start[(e >= r + reach ? e - reach : r) * cols]) <= entries)
+        ++e;
+      update_band(r, e, window, entries - 1, out);
+      paired += start[e * cols] - start[r * cols];
+    }
+    r = e;
+  }
+  return paired;
+}
+
+void BoardFlock::update_band(std::uint32_t r0, std::uint32_t r1, std::uint32_t* window, std::uint32_t mask,
+                             NeighbourSums* out) {
+  const NearBoid* near = buf_.near;
+  const std::uint16_t* start = buf_.cell_start;
+  const std::uint32_t cols = cols_, rows = rows_, reach = reach_;
+  std::uint32_t* const wend = window + kSumWords * (mask + 1);
+  auto slot_acc = [&](std::uint32_t j) { return window + kSumWords * (j & mask); };
+  const PairTests t{std::uint32_t(visual2_), std::uint32_t(protected2_), std::uint32_t(range9_ - 1),
+                    std::uint32_t(2 * range9_ - 1)};
+  std::uint32_t (*const clock)() = clock_;
+  std::uint32_t scan_cycles = 0;
+  std::uint32_t zeroed = start[r0 * cols];  // the window holds zeros for the slots from here on
+  for (std::uint32_t r = r0; r < r1; ++r) {
+    // The slots this row's boids can reach (up to the end of row r + reach, inside the
+    // band) start from zero.
+    const std::uint32_t ahead = start[(r + reach + 1 < r1 ? r + reach + 1 : r1) * cols];
+    for (; zeroed < ahead; ++zeroed) {
+      std::uint32_t* a = slot_acc(zeroed);
+      for (std::uint32_t i = 0; i < kSumWords; ++i) a[i] = 0;
+    }
+    const bool fast_row = r > reach && r + reach + 1 < rows;
+    const std::uint32_t first_row = r > reach ? r - reach : 0;  // rows [first_row, r0): before the band
+    const std::uint32_t last_row = r + reach < rows ? r + reach : rows - 1;
+    for (std::uint32_t cx = 0; cx < cols; ++cx) {
+      const std::uint32_t c = r * cols + cx;
+      std::uint32_t k = start[c];
+      const std::uint32_t cell_end = start[c + 1];
+      if (k == cell_end) continue;
+      const bool fast = fast_row && cx > reach && cx + reach + 1 < cols;
+      const std::uint32_t x0 = cx > reach ? cx - reach : 0, x1 = cx + reach < cols ? cx + reach : cols - 1;
+      const std::uint32_t row_end = start[r * cols + x1 + 1];  // the rest of the cell and the next cells in the row
+      for (; k < cell_end; ++k) {
+        const NearBoid& b = near[k];
+        const std::uint32_t t0 = clock ? clock() : 0;
+        NeighbourSums me{};
+        auto run = [&](std::uint32_t from, std::uint32_t to, bool both) {
+          if (from >= to) return;
+          std::uint32_t* const a = slot_acc(from);
+          if (fast)
+            both ? pair_run<false, true>(near + from, near + to, a, window, wend, b, t, me)
+                 : pair_run<false, false>(near + from, near + to, a, window, wend, b, t, me);
+          else
+            both ? pair_run<true, true>(near + from, near + to, a, window, wend, b, t, me)
+                 : pair_run<true, false>(near + from, near + to, a, window, wend, b, t, me);
+        };
+        // Rows before the band: their boids are another band's, seen from this side only.
+        for (std::uint32_t row = first_row; row < r0; ++row)
+          run(start[row * cols + x0], start[row * cols + x1 + 1], false);
+        // The half stencil: the rest of the row, then the next rows (those past the band from
+        // this side only).
+        run(k + 1, row_end, true);
+        for (std::uint32_t row = r + 1; row <= last_row; ++row)
+          run(start[row * cols + x0], start[row * cols + x1 + 1], row < r1);
+        // Every boid before k has added its share: the sums are complete.
+        const std::uint32_t* a = slot_acc(k);
+        me.sum_x += a[0], me.sum_y += a[1];
+        me.sum_vx = std::int32_t(std::uint32_t(me.sum_vx) + a[2]);
+        me.sum_vy = std::int32_t(std::uint32_t(me.sum_vy) + a[3]);
+        me.seen = std::int32_t(std::uint32_t(me.seen) + a[4]);
+        me.sep_x = std::int32_t(std::uint32_t(me.sep_x) + a[5]);
+        me.sep_y = std::int32_t(std::uint32_t(me.sep_y) + a[6]);
+        if (clock) scan_cycles += (clock() - t0) & 0xFFFFFFu;
+        if (out)
+          out[k] = me;
+        else
+          update_boid(k, b.x, b.y, me);
+      }
+    }
   }
   scan_cycles_ += scan_cycles;
 }

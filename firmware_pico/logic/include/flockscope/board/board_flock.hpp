@@ -1,9 +1,9 @@
 // The board's flock: Cornell rules (seeds 000/001/004) in Q16.16 fixed point, the per-boid
 // arithmetic taken from core's rules.hpp templates (the same code as the float engine),
 // a uniform neighbour grid, and a step split into three parts so that two cores can share
-// it: begin_step() (grid sort, one core), update(begin, end) on disjoint slot ranges (any
-// number of cores at once: each reads the shared previous frame and writes only its own
-// slots), end_step() (predators, frame counter, one core).
+// it: begin_step() (grid sort), plan_update() + update_part(p) on bands of grid rows (the
+// parts at once on different cores: each reads the shared previous frame and writes only
+// its own slots and its own accumulator window), end_step() (predators, frame counter).
 //
 // Memory is the caller's (static arrays on the RP2040, vectors on the host): see
 // FlockBuffers and bytes_per_boid(). Synchronous update as in core: every boid reads the
@@ -52,14 +52,20 @@ inline constexpr std::size_t kBytesPerBoid = 4 * sizeof(fix) + sizeof(NearBoid) 
 // One run per stencil row, up to 2 * kMaxReach + 1 (make_job).
 inline constexpr std::uint32_t kMaxReach = 4;
 inline constexpr std::uint32_t kMaxRuns = 2 * kMaxReach + 1;
+// What the rules take from a boid's neighbours (Q23.9, wrapping where noted): the scans'
+// result and the boid update's input. Integer sums, so any order of the neighbours (one
+// boid's scan, or each pair visited once and added to both boids) gives the same bits.
+struct NeighbourSums {
+  std::uint32_t sum_x, sum_y;   // sum of the visible neighbours' x, y (wrapping)
+  std::int32_t sum_vx, sum_vy;  // sum of their velocities
+  std::int32_t seen;            // how many
+  std::int32_t sep_x, sep_y;    // sum of (self - other) over the protected ones
+};
 struct ScanJob {
   std::int32_t x, y;            // 0, 4: the boid (Q23.9)
   std::uint32_t visual2;        // 8: visualRange^2 in 2^-18 px^2 (the Q23.9 range squared)
   std::uint32_t protected2;     // 12
-  std::uint32_t sum_x, sum_y;   // 16, 20: sum of the visible neighbours' x, y (wrapping)
-  std::int32_t sum_vx, sum_vy;  // 24, 28: sum of their velocities
-  std::int32_t seen;            // 32: how many
-  std::int32_t sep_x, sep_y;    // 36, 40: sum of (self - other) over the protected ones
+  NeighbourSums s;              // 16 .. 40: sum_x, sum_y, sum_vx, sum_vy, seen, sep_x, sep_y
   std::uint32_t runs;           // 44: how many [begin, end) pairs follow
   const NearBoid* run[2 * kMaxRuns];  // 48
 };
@@ -105,11 +111,23 @@ class BoardFlock {
   void sort_cells(std::uint32_t begin, std::uint32_t end);   // each boid's cell
   void sort_scatter();                                       // counting sort into `near`
   void sort_finish(std::uint32_t begin, std::uint32_t end);  // state back, Q23.9 snapshot
-  void update(std::uint32_t begin, std::uint32_t end);  // slots of the sorted previous frame
+  // The boid update in `parts` parts (1 or 2) that run at once on different cores:
+  // plan_update(parts) after begin_step() on one core, then update_part(p) for each p.
+  // Part p updates the boids of a band of grid rows (the bands split the estimated scan
+  // work evenly). Inside a band each pair of boids is visited once (a half stencil, in slot
+  // order) and added to both boids' sums; the sums of the boids ahead wait in a rolling
+  // window of accumulators (the snapshot's unused capacity, see window()), and a boid is
+  // updated as soon as its turn comes (every neighbour before it has added its share).
+  // Pairs across a band's edge are scanned from both sides, so the parts share no
+  // accumulators; rows whose window does not fit, and ranges beyond the fast scan, scan
+  // each boid's whole stencil (update(begin, end)). The same bits in every case.
+  void plan_update(std::uint32_t parts);
+  void update_part(std::uint32_t part);
   void end_step();
   void step() {
     begin_step();
-    update(0, n_);
+    plan_update(1);
+    update_part(0);
     end_step();
   }
 
@@ -158,6 +176,16 @@ class BoardFlock {
   bool scan_sums(std::uint32_t k, ScanJob& job) const;
   // Tests: every boid takes the general scan (the fast one must give the same flock).
   void set_general_scan_only(bool on) { general_only_ = on; }
+  // Tests: pair_once false scans each boid's whole stencil everywhere (update(begin, end));
+  // window_limit caps the accumulator window (entries; 0: as much as the snapshot's unused
+  // capacity holds), so that small windows split the rows into many bands.
+  void set_pair_once(bool on) { pair_once_ = on; }
+  void set_window_limit(std::uint32_t entries) { window_limit_ = entries; }
+  // After begin_step(): every boid's neighbour sums by the pair-once scan over the rows
+  // [0, rows) in bands as plan_update(1) makes them, into out[0 .. size()) (tests: against
+  // scan_sums()); no state changes. Returns how many boids a pair-once band summed (the
+  // others took their whole stencil).
+  std::uint32_t pair_once_sums(NeighbourSums* out);
   // The stencil radius in cells (2..kMaxReach; cells about range / reach wide), taken at the
   // next configure()/reset().
   void set_reach(std::uint32_t r) { reach_pref_ = r < 2 ? 2 : r > kMaxReach ? kMaxReach : r; }
@@ -177,6 +205,20 @@ class BoardFlock {
   // make_job() after the boid's own fields (x, y, the squared ranges): the runs of the
   // stencil about cell (cx, cy).
   bool make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job) const;
+  // Slots [begin, end): each boid's whole stencil scanned, then updated.
+  void update(std::uint32_t begin, std::uint32_t end);
+  // Grid rows [r0, r1) as bands of the pair-once scan in a window of `entries` (a power of
+  // two) accumulators at `window`, rows whose window would not fit by update(); with out,
+  // the sums go there instead of into the update. Returns the boids of pair-once bands.
+  std::uint32_t update_rows(std::uint32_t r0, std::uint32_t r1, std::uint32_t* window, std::uint32_t entries,
+                            NeighbourSums* out);
+  void update_band(std::uint32_t r0, std::uint32_t r1, std::uint32_t* window, std::uint32_t mask, NeighbourSums* out);
+  // The rules for slot k (x9, y9: its Q23.9 snapshot position) from its neighbour sums:
+  // writes its next state.
+  void update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9, const NeighbourSums& s);
+  // Part p's accumulator window: the snapshot's unused capacity (slots size() ..
+  // capacity()) as 32-bit words, split evenly between the parts; entries a power of two.
+  std::uint32_t* window(std::uint32_t part, std::uint32_t& entries) const;
 
   FlockBuffers buf_;
   std::uint32_t n_ = 0;
@@ -204,6 +246,13 @@ class BoardFlock {
   std::uint32_t n_pred_ = 0;
   bool predators_on_ = true;
   bool general_only_ = false;
+  bool pair_once_ = true;
+  std::uint32_t window_limit_ = 0;
+  fix min2_{}, max2_{};  // minspeed^2, maxspeed^2 (the update's speed test)
+  // plan_update(): parts and their first rows (part p: rows [part_row_[p], part_row_[p + 1])).
+  static constexpr std::uint32_t kMaxParts = 2;
+  std::uint32_t parts_ = 1;
+  std::uint32_t part_row_[kMaxParts + 1] = {};
   std::uint32_t (*clock_)() = nullptr;
   std::uint32_t scan_cycles_ = 0;
 };
