@@ -70,11 +70,14 @@ UsbTransport g_usb;
 // Core 0 runs the frame; core 1 takes its share of every per-boid pass when core 0 posts
 // the pass's number in the SIO mailbox, and answers when it is done:
 //   the sort's two per-boid passes (BoardFlock::sort_cells, sort_finish): halves;
-//   the update: a band of grid rows each (BoardFlock::plan_update splits the estimated
-//   work in two; each core scans its band's pairs once, with its own accumulators);
+//   the update: interleaved 32-slot blocks, so that both cores get a share of every part
+//   of the screen (slots are in grid order: halves would split top from bottom), each
+//   boid's whole stencil scanned (BoardFlock::update); one core takes the pair-once
+//   update instead (BoardFlock::update_pairs);
 //   the drawing: a band of screen rows each (a word of the framebuffer is in one row, so
 //   the two cores' read-modify-writes never touch the same word).
 // The counting sort's scatter, the predators and the status line stay on core 0.
+constexpr std::uint32_t kBlock = 32;
 enum Pass : std::uint32_t { kPassCells = 1, kPassFinish, kPassUpdate, kPassDraw };
 
 #ifndef FLOCKSCOPE_SINGLE_CORE
@@ -120,7 +123,11 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
       core == 0 ? f.sort_finish(0, half) : f.sort_finish(half, n);
       break;
     case kPassUpdate:
-      f.update_part(core);  // (one core: part 1 of a one-part plan is empty)
+      if (kCores == 1) {
+        if (core == 0) f.update_pairs();
+      } else {
+        for (std::uint32_t b = core * kBlock; b < n; b += 2 * kBlock) f.update(b, b + kBlock);
+      }
       break;
     case kPassDraw:
       core == 0 ? draw_band(0, g_draw_split.split, g_draw_split.erase)
@@ -130,6 +137,14 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
 }
 
 #ifndef FLOCKSCOPE_SINGLE_CORE
+// Core 1's stack, in main SRAM. The SDK's default puts it in scratch X, right below core 0's
+// stack in scratch Y, and core 0 runs deeper than its 2 KiB (measured in the emulator:
+// over 4 KiB in Board::frame_start during the frame loop, 7 KiB building a hello), which
+// overwrote core 1's frames: core1_main's saved framebuffer pointer, a crash in the drawing
+// once the code's layout changed. Core 0 now has both scratch banks
+// (8 KiB); core 1 needs under 1 KiB (measured).
+alignas(8) std::uint32_t g_core1_stack[512];
+
 void core1_main() {
   for (;;) {
     const std::uint32_t pass = multicore_fifo_pop_blocking();
@@ -159,14 +174,9 @@ void begin_step_all() {
   run_all(kPassFinish);
 }
 
-void update_all() {
-  g_board->flock().plan_update(kCores);
-  run_all(kPassUpdate);
-}
-
 void step_flock() {
   begin_step_all();
-  update_all();
+  run_all(kPassUpdate);
   g_board->flock().end_step();
 }
 
@@ -279,7 +289,7 @@ int main() {
   vga_start(g_fb);
 #endif
 #ifndef FLOCKSCOPE_SINGLE_CORE
-  multicore_launch_core1(core1_main);
+  multicore_launch_core1_with_stack(core1_main, g_core1_stack, sizeof g_core1_stack);
 #endif
 
   std::uint32_t last_size = 0, last_frame = 0;
@@ -302,7 +312,7 @@ int main() {
       if (m_seen == 0) flockscope_measure_result.scan_mismatch = f.check_scan();
       grid = cycles_since(t0);
       const std::uint64_t tu = time_us_64();
-      update_all();
+      run_all(kPassUpdate);
       f.end_step();
       update = cycles_since(tu);
     } else if (g_board->running()) {

@@ -323,8 +323,7 @@ TEST(BoardFlock, PairOnceScanGivesEveryBoidItsStencilSums) {
       }
       EXPECT_GT(seen, 40u * n);  // the lab's dense flock, not an empty test
     }
-    a.plan_update(1);
-    a.update_part(0);
+    a.update_pairs();
     a.end_step();
     b.step();
     ASSERT_EQ(a.state_hash(), b.state_hash()) << "step " << step;
@@ -368,8 +367,7 @@ TEST(BoardFlock, PairOnceBandsOfAnyWindowGiveTheSameFlock) {
       f->begin_step();
       const std::uint32_t paired = f->pair_once_sums(sums.data());
       if (f == flocks[2]) min_paired = std::min(min_paired, paired), max_paired = std::max(max_paired, paired);
-      f->plan_update(1);
-      f->update_part(0);
+      f->update_pairs();
       f->end_step();
     }
     ref.step();
@@ -382,8 +380,9 @@ TEST(BoardFlock, PairOnceBandsOfAnyWindowGiveTheSameFlock) {
 }
 
 // The two-core split of a step (firmware_pico/main.cpp): the sort's per-boid passes in two
-// halves and the update in two row bands (plan_update(2)), each share run in the reverse
-// of the one-core order, against step(): every slot's state and the hash equal after
+// halves and the update in interleaved 32-slot blocks of whole-stencil scans, each share
+// run in the reverse of the one-core order, against step() (the pair-once update, the
+// board's capacity leaving it its window): every slot's state and the hash equal after
 // every step, fresh and clumped.
 TEST(BoardFlock, TwoCoreSplitOfTheStepEqualsOneCore) {
   constexpr std::uint32_t n = 2000;
@@ -392,6 +391,7 @@ TEST(BoardFlock, TwoCoreSplitOfTheStepEqualsOneCore) {
   store.force(fb::pid::predators, 1);
   fb::BoardFlock a(sa.buffers), b(sb.buffers);
   for (fb::BoardFlock* f : {&a, &b}) f->reset(store, 5, n);
+  constexpr std::uint32_t kBlock = 32;
   for (int step = 0; step < 320; ++step) {
     a.step();
     const std::uint32_t half = (n / 2) & ~3u;
@@ -400,9 +400,8 @@ TEST(BoardFlock, TwoCoreSplitOfTheStepEqualsOneCore) {
     b.sort_scatter();
     b.sort_finish(half, n);
     b.sort_finish(0, half);
-    b.plan_update(2);
-    b.update_part(1);
-    b.update_part(0);
+    for (std::uint32_t core : {1u, 0u})
+      for (std::uint32_t blk = core * kBlock; blk < n; blk += 2 * kBlock) b.update(blk, blk + kBlock);
     b.end_step();
     ASSERT_EQ(a.state_hash(), b.state_hash()) << "step " << step;
     for (std::uint32_t k = 0; k < n; ++k) {

@@ -488,7 +488,9 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   scan_cycles_ += scan_cycles;
 }
 
-void BoardFlock::update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9, const NeighbourSums& sums) {
+// Inlined into both callers' loops (as the update was before it had two): a call per boid
+// and its constants reloaded cost about as much as the pair-once scan saves.
+[[gnu::always_inline]] inline void BoardFlock::update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9, const NeighbourSums& sums) {
   const rules::CornellCoeffs<fix>& c = c_;
   const std::uint32_t npred = predator_count();
   const std::uint32_t scout_end = std::min(scouts1_ + scouts2_, buf_.bias_capacity);  // ids below: scouts
@@ -543,30 +545,22 @@ void BoardFlock::update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9, 
   buf_.vy[k] = nb.vy;
 }
 
-// ---- the pair-once scan (plan_update, update_part)
+// ---- the pair-once scan (update_pairs)
 namespace {
-// A NeighbourSums in the accumulator window: its seven words in the struct's order.
-constexpr std::uint32_t kSumWords = 7;
-
 struct PairTests {
   std::uint32_t vis2, prot2;  // the squared ranges (Q23.9: 2^-18 px^2)
   std::uint32_t r1, span;     // the edge scan's box: |d| < range iff d + range - 1 < 2 range - 1
 };
 
-// One run of candidates [p, e) for the boid b: its own sums into `me`; with kBoth also each
-// candidate's share (the same pair seen from the other side: b's position and velocity, or
-// minus the offset) into the candidate's accumulator, `acc` onwards (kSumWords words a
-// slot, wrapping from wend to wbegin). The classification is the fast scan's (kEdge false:
-// stencils off the clamped cells) or the edge scan's (the box test first): both are
-// rules::cornell_classify's, and symmetric in the offset's sign, so both boids of a pair
-// see the pair as they would in their own scans.
-template <bool kEdge, bool kBoth>
-inline void pair_run(const NearBoid* p, const NearBoid* e, std::uint32_t* acc, std::uint32_t* wbegin,
-                     std::uint32_t* wend, const NearBoid& b, const PairTests& t, NeighbourSums& me) {
-  const auto x = std::uint32_t(b.x), y = std::uint32_t(b.y);
+// The boid (x, y, vx, vy) against the candidates [p, e): its own sums into `me`, and each
+// candidate's share (the same pair seen from the other side: the boid's position, velocity
+// and count, or minus the offset) into the candidate's accumulator at 2 * p + delta. The classification is the fast scan's (kEdge false: stencils off the clamped
+// cells) or the edge scan's (the box test first): both are rules::cornell_classify's and
+// symmetric in the offset's sign, so both boids of a pair see it as their own scans would.
+template <bool kEdge>
+inline void pair_run(const NearBoid* p, const NearBoid* e, std::uintptr_t delta, std::uint32_t x, std::uint32_t y,
+                     std::uint32_t vx, std::uint32_t vy, const PairTests& t, NeighbourSums& me) {
   for (; p < e; ++p) {
-    std::uint32_t* const a = acc;
-    if (kBoth && (acc += kSumWords) == wend) acc = wbegin;
     const std::uint32_t dy = y - std::uint32_t(p->y);
     std::uint32_t d2;
     std::uint32_t dx;
@@ -583,68 +577,53 @@ inline void pair_run(const NearBoid* p, const NearBoid* e, std::uint32_t* acc, s
       d2 = dx * dx + dy2;
       if (d2 >= t.vis2) continue;
     }
+    std::uint32_t* const a = reinterpret_cast<std::uint32_t*>(2 * reinterpret_cast<std::uintptr_t>(p) + delta);
     if (d2 < t.prot2) {
       me.sep_x = std::int32_t(std::uint32_t(me.sep_x) + dx), me.sep_y = std::int32_t(std::uint32_t(me.sep_y) + dy);
-      if (kBoth) a[5] -= dx, a[6] -= dy;
+      a[5] -= dx, a[6] -= dy;
     } else {
       me.sum_x += std::uint32_t(p->x), me.sum_y += std::uint32_t(p->y);
       me.sum_vx = std::int32_t(std::uint32_t(me.sum_vx) + std::uint32_t(p->vx));
       me.sum_vy = std::int32_t(std::uint32_t(me.sum_vy) + std::uint32_t(p->vy));
       ++me.seen;
-      if (kBoth) a[0] += x, a[1] += y, a[2] += std::uint32_t(b.vx), a[3] += std::uint32_t(b.vy), a[4] += 1;
+      a[0] += x, a[1] += y, a[2] += vx, a[3] += vy, a[4] += 1;
     }
   }
 }
+
+// Every run of the job, both sides (kEdge: the edge scan's tests).
+template <bool kEdge>
+void pair_scan_cpp(PairJob* job, const PairTests& t) {
+  for (std::uint32_t r = 0; r < job->runs; ++r)
+    pair_run<kEdge>(job->run[r].begin, job->run[r].end, job->run[r].delta, std::uint32_t(job->x),
+                          std::uint32_t(job->y), std::uint32_t(job->vx), std::uint32_t(job->vy), t, job->s);
+}
 }  // namespace
 
-std::uint32_t* BoardFlock::window(std::uint32_t part, std::uint32_t& entries) const {
-  const std::uint32_t words = (buf_.capacity - n_) * std::uint32_t(sizeof(NearBoid) / 4) / parts_;
-  std::uint32_t most = words / kSumWords;
-  if (window_limit_ != 0 && most > window_limit_) most = window_limit_;
-  entries = 0;
-  if (most != 0)
-    for (entries = 1; entries * 2 <= most;) entries *= 2;
+#ifndef FLOCKSCOPE_SCAN_ASM
+extern "C" void flockscope_pair_scan(PairJob* job) {
+  pair_scan_cpp<false>(job, {job->visual2, job->protected2, 0, 0});
+}
+#endif
+
+std::uint32_t* BoardFlock::window(std::uint32_t& entries) const {
+  const std::uint32_t words = (buf_.capacity - n_) * std::uint32_t(sizeof(NearBoid) / 4);
+  entries = words / kAccWords;
+  if (window_limit_ != 0 && entries > window_limit_) entries = window_limit_;
   // int32 words of the NearBoid records past size(): accessed as their own type's
   // unsigned variant, and no NearBoid of those slots is live during the update.
-  return reinterpret_cast<std::uint32_t*>(&buf_.near[n_].x) + part * words;
+  return reinterpret_cast<std::uint32_t*>(&buf_.near[n_].x);
 }
 
-void BoardFlock::plan_update(std::uint32_t parts) {
-  parts_ = parts < 1 ? 1 : parts > kMaxParts ? kMaxParts : parts;
-  const std::uint32_t rows = rows_, cols = cols_, reach = reach_;
-  part_row_[0] = 0;
-  for (std::uint32_t p = 1; p <= parts_; ++p) part_row_[p] = rows;
-  if (parts_ == 1) return;
-  // Each row's work, estimated: its boids times (a boid update's worth, about 60
-  // candidates, plus the candidates in the 2 reach + 1 rows about it). The split row gives
-  // the first part about half the total.
-  const std::uint16_t* start = buf_.cell_start;
-  auto boids = [&](std::uint32_t r) { return std::uint32_t(start[(r + 1) * cols] - start[r * cols]); };
-  auto work = [&](std::uint32_t r) {
-    const std::uint32_t lo = r > reach ? r - reach : 0, hi = r + reach + 1 < rows ? r + reach + 1 : rows;
-    return std::uint64_t(boids(r)) * (60 + (start[hi * cols] - start[lo * cols]));
-  };
-  std::uint64_t total = 0;
-  for (std::uint32_t r = 0; r < rows; ++r) total += work(r);
-  std::uint64_t sum = 0;
-  std::uint32_t split = 0;
-  while (split < rows && 2 * (sum + work(split)) <= total) sum += work(split++);
-  // The row that crosses the half goes to the part it leaves closer to half.
-  if (split < rows && 2 * sum + work(split) < total) ++split;
-  part_row_[1] = split;
-}
-
-void BoardFlock::update_part(std::uint32_t part) {
-  if (part >= parts_) return;
+void BoardFlock::update_pairs() {
   std::uint32_t entries;
-  std::uint32_t* const w = window(part, entries);
-  update_rows(part_row_[part], part_row_[part + 1], w, entries, nullptr);
+  std::uint32_t* const w = window(entries);
+  update_rows(0, rows_, w, entries, nullptr);
 }
 
 std::uint32_t BoardFlock::pair_once_sums(NeighbourSums* out) {
-  plan_update(1);
   std::uint32_t entries;
-  std::uint32_t* const w = window(0, entries);
+  std::uint32_t* const w = window(entries);
   return update_rows(0, rows_, w, entries, out);
 }
 
@@ -672,7 +651,7 @@ std::uint32_t BoardFlock::update_rows(std::uint32_t r0, std::uint32_t r1, std::u
       // rows below, inside the band) fits.
       while (e < r1 && std::uint32_t(start[(e + 1) * cols] - start[(e >= r + reach ? e - reach : r) * cols]) <= entries)
         ++e;
-      update_band(r, e, window, entries - 1, out);
+      update_band(r, e, window, entries, out);
       paired += start[e * cols] - start[r * cols];
     }
     r = e;
@@ -680,72 +659,111 @@ std::uint32_t BoardFlock::update_rows(std::uint32_t r0, std::uint32_t r1, std::u
   return paired;
 }
 
-void BoardFlock::update_band(std::uint32_t r0, std::uint32_t r1, std::uint32_t* window, std::uint32_t mask,
+void BoardFlock::update_band(std::uint32_t r0, std::uint32_t r1, std::uint32_t* window, std::uint32_t entries,
                              NeighbourSums* out) {
   const NearBoid* near = buf_.near;
   const std::uint16_t* start = buf_.cell_start;
-  const std::uint32_t cols = cols_, rows = rows_, reach = reach_;
-  std::uint32_t* const wend = window + kSumWords * (mask + 1);
-  auto slot_acc = [&](std::uint32_t j) { return window + kSumWords * (j & mask); };
+  const std::uint32_t cols = cols_, rows = rows_, reach = reach_, W = entries;
   const PairTests t{std::uint32_t(visual2_), std::uint32_t(protected2_), std::uint32_t(range9_ - 1),
                     std::uint32_t(2 * range9_ - 1)};
   std::uint32_t (*const clock)() = clock_;
   std::uint32_t scan_cycles = 0;
-  std::uint32_t zeroed = start[r0 * cols];  // the window holds zeros for the slots from here on
+  // The window is a ring: slot j of the band at entry (j - first slot) mod W. kr is slot
+  // k's entry; the boids a boid reaches are less than W slots ahead of it (update_rows).
+  std::uint32_t k = start[r0 * cols], kr = 0;
+  std::uint32_t zeroed = k, zr = 0;  // the window holds zeros for the slots from `zeroed` on
+  auto entry = [&](std::uint32_t r) { return window + kAccWords * r; };
+  PairJob job;
+  job.visual2 = t.vis2;
+  job.protected2 = t.prot2;
+  ScanJob side;  // the rows outside the band
+  side.visual2 = t.vis2;
+  side.protected2 = t.prot2;
+  // Appends the run [b, e) (b > k) to the job, split where the ring wraps.
+  auto add_run = [&](std::uint32_t b, std::uint32_t e) {
+    if (b >= e) return;
+    std::uint32_t r = kr + (b - k);
+    if (r >= W) r -= W;
+    if (e - b > W - r) {
+      job.run[job.runs++] = {near + b, near + b + (W - r),
+                             reinterpret_cast<std::uintptr_t>(entry(r)) - 2 * reinterpret_cast<std::uintptr_t>(near + b)};
+      b += W - r;
+      r = 0;
+    }
+    job.run[job.runs++] = {near + b, near + e,
+                           reinterpret_cast<std::uintptr_t>(entry(r)) - 2 * reinterpret_cast<std::uintptr_t>(near + b)};
+  };
   for (std::uint32_t r = r0; r < r1; ++r) {
     // The slots this row's boids can reach (up to the end of row r + reach, inside the
     // band) start from zero.
     const std::uint32_t ahead = start[(r + reach + 1 < r1 ? r + reach + 1 : r1) * cols];
     for (; zeroed < ahead; ++zeroed) {
-      std::uint32_t* a = slot_acc(zeroed);
-      for (std::uint32_t i = 0; i < kSumWords; ++i) a[i] = 0;
+      std::uint32_t* a = entry(zr);
+      for (std::uint32_t i = 0; i < 7; ++i) a[i] = 0;
+      if (++zr == W) zr = 0;
     }
     const bool fast_row = r > reach && r + reach + 1 < rows;
     const std::uint32_t first_row = r > reach ? r - reach : 0;  // rows [first_row, r0): before the band
     const std::uint32_t last_row = r + reach < rows ? r + reach : rows - 1;
     for (std::uint32_t cx = 0; cx < cols; ++cx) {
       const std::uint32_t c = r * cols + cx;
-      std::uint32_t k = start[c];
       const std::uint32_t cell_end = start[c + 1];
       if (k == cell_end) continue;
       const bool fast = fast_row && cx > reach && cx + reach + 1 < cols;
       const std::uint32_t x0 = cx > reach ? cx - reach : 0, x1 = cx + reach < cols ? cx + reach : cols - 1;
       const std::uint32_t row_end = start[r * cols + x1 + 1];  // the rest of the cell and the next cells in the row
+      // The next rows inside the band: the same runs for every boid of the cell.
+      job.runs = 0;
+      const std::uint32_t band_last = last_row < r1 ? last_row : r1 - 1;
+      for (std::uint32_t row = r + 1; row <= band_last; ++row) add_run(start[row * cols + x0], start[row * cols + x1 + 1]);
+      const std::uint32_t row_runs = job.runs;
       for (; k < cell_end; ++k) {
         const NearBoid& b = near[k];
         const std::uint32_t t0 = clock ? clock() : 0;
-        NeighbourSums me{};
-        auto run = [&](std::uint32_t from, std::uint32_t to, bool both) {
-          if (from >= to) return;
-          std::uint32_t* const a = slot_acc(from);
+        job.x = b.x, job.y = b.y, job.vx = b.vx, job.vy = b.vy;
+        // The sums start from the shares every boid before k has added: complete after the
+        // scans below.
+        const std::uint32_t* a = entry(kr);
+        job.s = {a[0], a[1], std::int32_t(a[2]), std::int32_t(a[3]), std::int32_t(a[4]), std::int32_t(a[5]),
+                 std::int32_t(a[6])};
+        // Rows before the band and past it: other bands' boids, seen from this side only (the
+        // whole-stencil scans, on those rows' runs).
+        if (first_row < r0 || last_row >= r1) {
+          ScanJob& o = side;
+          o.x = b.x, o.y = b.y, o.runs = 0, o.s = {};
+          auto row_run = [&](std::uint32_t row) {
+            o.run[2 * o.runs] = near + start[row * cols + x0];
+            o.run[2 * o.runs + 1] = near + start[row * cols + x1 + 1];
+            ++o.runs;
+          };
+          for (std::uint32_t row = first_row; row < r0; ++row) row_run(row);
+          for (std::uint32_t row = r1; row <= last_row; ++row) row_run(row);
           if (fast)
-            both ? pair_run<false, true>(near + from, near + to, a, window, wend, b, t, me)
-                 : pair_run<false, false>(near + from, near + to, a, window, wend, b, t, me);
+            flockscope_scan_neighbours(&o);
           else
-            both ? pair_run<true, true>(near + from, near + to, a, window, wend, b, t, me)
-                 : pair_run<true, false>(near + from, near + to, a, window, wend, b, t, me);
-        };
-        // Rows before the band: their boids are another band's, seen from this side only.
-        for (std::uint32_t row = first_row; row < r0; ++row)
-          run(start[row * cols + x0], start[row * cols + x1 + 1], false);
-        // The half stencil: the rest of the row, then the next rows (those past the band from
-        // this side only).
-        run(k + 1, row_end, true);
-        for (std::uint32_t row = r + 1; row <= last_row; ++row)
-          run(start[row * cols + x0], start[row * cols + x1 + 1], row < r1);
-        // Every boid before k has added its share: the sums are complete.
-        const std::uint32_t* a = slot_acc(k);
-        me.sum_x += a[0], me.sum_y += a[1];
-        me.sum_vx = std::int32_t(std::uint32_t(me.sum_vx) + a[2]);
-        me.sum_vy = std::int32_t(std::uint32_t(me.sum_vy) + a[3]);
-        me.seen = std::int32_t(std::uint32_t(me.seen) + a[4]);
-        me.sep_x = std::int32_t(std::uint32_t(me.sep_x) + a[5]);
-        me.sep_y = std::int32_t(std::uint32_t(me.sep_y) + a[6]);
+            scan_edge(o, range9_);
+          NeighbourSums& m = job.s;
+          m.sum_x += o.s.sum_x, m.sum_y += o.s.sum_y;
+          m.sum_vx = std::int32_t(std::uint32_t(m.sum_vx) + std::uint32_t(o.s.sum_vx));
+          m.sum_vy = std::int32_t(std::uint32_t(m.sum_vy) + std::uint32_t(o.s.sum_vy));
+          m.seen += o.s.seen;
+          m.sep_x = std::int32_t(std::uint32_t(m.sep_x) + std::uint32_t(o.s.sep_x));
+          m.sep_y = std::int32_t(std::uint32_t(m.sep_y) + std::uint32_t(o.s.sep_y));
+        }
+        // The half stencil: the rest of the row (this boid's own run), then the next rows.
+        job.runs = row_runs;
+        add_run(k + 1, row_end);
+        if (fast)
+          flockscope_pair_scan(&job);
+        else
+          pair_scan_cpp<true>(&job, t);
+        const NeighbourSums& s = job.s;
+        if (++kr == W) kr = 0;
         if (clock) scan_cycles += (clock() - t0) & 0xFFFFFFu;
         if (out)
-          out[k] = me;
+          out[k] = s;
         else
-          update_boid(k, b.x, b.y, me);
+          update_boid(k, b.x, b.y, s);
       }
     }
   }

@@ -145,3 +145,191 @@ flockscope_scan_neighbours:
     mov r11, r7
     pop {r4-r7, pc}
     .size flockscope_scan_neighbours, . - flockscope_scan_neighbours
+
+@ flockscope_pair_scan(PairJob* job) for the Cortex-M0+: the pair-once scan's inner loop
+@ (BoardFlock::update_band), the same arithmetic as pair_scan_cpp in board_flock.cpp. Each
+@ candidate p of the job's runs is tested against the boid once, as the scan above tests
+@ it, and a pair in range adds to both sides: to the boid's sums (registers, then the
+@ job's) and to the candidate's accumulator at 2 * p + delta (the run's delta; 8 words a
+@ slot: sum_x, sum_y, sum_vx, sum_vy, seen, sep_x, sep_y, unused) the boid's position,
+@ velocity and count, or minus the offset.
+@
+@ Registers in the loop: as in flockscope_scan_neighbours (r0 candidate, r1/r2 the boid's
+@ x/y, r3 visual2, r12 protected2, lr end of the run, r7 seen, r8-r11 sums of x, y, vx,
+@ vy, r4-r6 scratch). Stack: [sp] job, [sp+4] next run, [sp+8] end of the runs,
+@ [sp+12/16] sep x/y, [sp+20] the run's delta, [sp+24/28] the boid's vx/vy.
+@ PairJob offsets (board_flock.hpp): x 0, y 4, visual2 8, protected2 12, sums 16..40 as in
+@ ScanJob (added to: in and out), runs 44, vx 48, vy 52, run[] 56 (begin, end, delta).
+    .section .time_critical.flockscope_pair_scan, "ax", %progbits
+    .align 2
+    .global flockscope_pair_scan
+    .type flockscope_pair_scan, %function
+    .thumb_func
+flockscope_pair_scan:
+    push {r4-r7, lr}
+    mov r4, r8
+    mov r5, r9
+    mov r6, r10
+    mov r7, r11
+    push {r4-r7}
+    sub sp, #32
+    str r0, [sp, #0]
+    ldr r4, [r0, #44]          @ runs
+    movs r5, #12
+    muls r4, r5, r4            @ 12 bytes a run
+    movs r5, #56
+    adds r5, r0, r5            @ &run[0]
+    adds r4, r5, r4
+    str r4, [sp, #8]
+    ldr r4, [r0, #36]
+    str r4, [sp, #12]
+    ldr r4, [r0, #40]
+    str r4, [sp, #16]
+    ldr r4, [r0, #48]
+    str r4, [sp, #24]
+    ldr r4, [r0, #52]
+    str r4, [sp, #28]
+    ldr r4, [r0, #16]
+    mov r8, r4
+    ldr r4, [r0, #20]
+    mov r9, r4
+    ldr r4, [r0, #24]
+    mov r10, r4
+    ldr r4, [r0, #28]
+    mov r11, r4
+    ldr r7, [r0, #32]
+    ldr r1, [r0, #0]
+    ldr r2, [r0, #4]
+    ldr r3, [r0, #8]
+    ldr r4, [r0, #12]
+    mov r12, r4
+    b .Lp_next_run
+
+@ One candidate at r0 + \off: falls through (or returns) to \next.
+    .macro PAIR off, next, sep
+    ldr r4, [r0, #(\off + 4)]  @ y of the candidate
+    subs r5, r2, r4            @ dy
+    muls r5, r5, r5            @ dy^2
+    cmp r5, r3
+    bhs \next                  @ dy^2 >= visual2: out of range
+    ldr r6, [r0, #\off]        @ x of the candidate
+    subs r4, r1, r6            @ dx
+    muls r4, r4, r4
+    adds r4, r4, r5            @ d2
+    cmp r4, r3
+    bhs \next                  @ d2 >= visual2
+    cmp r4, r12
+    blo \sep                   @ d2 < protected2
+    add r8, r6                 @ visible: the boid's sums of x, y, vx, vy and its count
+    .if \off == 0
+    adds r4, r0, #4
+    ldm r4, {r4, r5, r6}
+    .else
+    ldr r4, [r0, #(\off + 4)]
+    ldr r5, [r0, #(\off + 8)]
+    ldr r6, [r0, #(\off + 12)]
+    .endif
+    add r9, r4
+    add r10, r5
+    add r11, r6
+    adds r7, #1
+    lsls r4, r0, #1            @ the candidate's accumulator: 2 * p + delta
+    ldr r5, [sp, #20]
+    adds r4, r4, r5
+    ldr r5, [r4, #(2 * \off + 0)]
+    ldr r6, [r4, #(2 * \off + 4)]
+    adds r5, r5, r1            @ + the boid's x, y
+    adds r6, r6, r2
+    str r5, [r4, #(2 * \off + 0)]
+    str r6, [r4, #(2 * \off + 4)]
+    ldr r5, [r4, #(2 * \off + 8)]
+    ldr r6, [sp, #24]
+    adds r5, r5, r6            @ + vx
+    str r5, [r4, #(2 * \off + 8)]
+    ldr r5, [r4, #(2 * \off + 12)]
+    ldr r6, [sp, #28]
+    adds r5, r5, r6            @ + vy
+    str r5, [r4, #(2 * \off + 12)]
+    ldr r5, [r4, #(2 * \off + 16)]
+    adds r5, #1                @ + 1
+    str r5, [r4, #(2 * \off + 16)]
+    .endm
+
+@ A protected candidate at r0 + \off (r6 = its x): the boid's sep += (dx, dy), the
+@ candidate's sep -= (dx, dy), then on to \next.
+    .macro PAIR_PROTECTED off, next
+    lsls r4, r0, #1
+    ldr r5, [sp, #20]
+    adds r5, r5, r4            @ the candidate's accumulator
+    subs r4, r1, r6            @ dx
+    ldr r6, [sp, #12]
+    adds r6, r6, r4
+    str r6, [sp, #12]
+    ldr r6, [r5, #(2 * \off + 20)]
+    subs r6, r6, r4
+    str r6, [r5, #(2 * \off + 20)]
+    ldr r4, [r0, #(\off + 4)]
+    subs r4, r2, r4            @ dy
+    ldr r6, [sp, #16]
+    adds r6, r6, r4
+    str r6, [sp, #16]
+    ldr r6, [r5, #(2 * \off + 24)]
+    subs r6, r6, r4
+    str r6, [r5, #(2 * \off + 24)]
+    b \next
+    .endm
+
+.Lp_run_end:
+    ldr r5, [sp, #4]
+.Lp_next_run:
+    ldr r4, [sp, #8]
+    cmp r5, r4
+    blo .Lp_run                @ (.Lp_done is beyond a conditional branch's reach)
+    b .Lp_done
+.Lp_run:
+    ldm r5!, {r0, r4, r6}      @ begin, end, delta
+    str r5, [sp, #4]
+    str r6, [sp, #20]
+    mov lr, r4
+    subs r4, r4, r0            @ bytes in the run
+    beq .Lp_run_end
+    lsrs r4, r4, #5            @ carry: an odd number of candidates
+    bcc .Lp_first
+    subs r0, #16               @ odd: the first one goes through the second slot
+    b .Lp_second
+.Lp_first:
+    PAIR 0, .Lp_second, .Lp_sep_first
+.Lp_second:
+    PAIR 16, .Lp_tail, .Lp_sep_second
+.Lp_tail:
+    adds r0, #32
+    cmp r0, lr
+    blo .Lp_first
+    b .Lp_run_end
+.Lp_sep_first:
+    PAIR_PROTECTED 0, .Lp_second
+.Lp_sep_second:
+    PAIR_PROTECTED 16, .Lp_tail
+.Lp_done:
+    ldr r0, [sp, #0]
+    mov r4, r8
+    str r4, [r0, #16]
+    mov r4, r9
+    str r4, [r0, #20]
+    mov r4, r10
+    str r4, [r0, #24]
+    mov r4, r11
+    str r4, [r0, #28]
+    str r7, [r0, #32]
+    ldr r4, [sp, #12]
+    str r4, [r0, #36]
+    ldr r4, [sp, #16]
+    str r4, [r0, #40]
+    add sp, #32
+    pop {r4-r7}
+    mov r8, r4
+    mov r9, r5
+    mov r10, r6
+    mov r11, r7
+    pop {r4-r7, pc}
+    .size flockscope_pair_scan, . - flockscope_pair_scan

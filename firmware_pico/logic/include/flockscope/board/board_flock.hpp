@@ -1,9 +1,9 @@
 // The board's flock: Cornell rules (seeds 000/001/004) in Q16.16 fixed point, the per-boid
 // arithmetic taken from core's rules.hpp templates (the same code as the float engine),
 // a uniform neighbour grid, and a step split into three parts so that two cores can share
-// it: begin_step() (grid sort), plan_update() + update_part(p) on bands of grid rows (the
-// parts at once on different cores: each reads the shared previous frame and writes only
-// its own slots and its own accumulator window), end_step() (predators, frame counter).
+// it: begin_step() (grid sort), update(begin, end) on disjoint slot ranges (any number of
+// cores at once: each reads the shared previous frame and writes only its own slots) or
+// update_pairs() on one core, end_step() (predators, frame counter).
 //
 // Memory is the caller's (static arrays on the RP2040, vectors on the host): see
 // FlockBuffers and bytes_per_boid(). Synchronous update as in core: every boid reads the
@@ -78,6 +78,31 @@ struct ScanJob {
 // BoardFlock::configure().
 extern "C" void flockscope_scan_neighbours(ScanJob* job);
 
+// One boid's share of the pair-once scan (BoardFlock::update_band), for
+// flockscope_pair_scan(): the boid (Q23.9 position and velocity), the squared ranges, its
+// sums (added to) and the runs of candidates to pair it with; candidate p's accumulator
+// (8 words: the seven of NeighbourSums and one unused) is at 2 * p + the run's delta.
+// Plain data with fixed offsets on the RP2040 (scan_m0.S reads it).
+inline constexpr std::uint32_t kMaxPairRuns = 2 * (kMaxReach + 1);  // a row each, split where the window wraps
+inline constexpr std::uint32_t kAccWords = 8;
+struct PairRun {
+  const NearBoid *begin, *end;
+  std::uintptr_t delta;
+};
+struct PairJob {
+  std::int32_t x, y;            // 0, 4: the boid (Q23.9)
+  std::uint32_t visual2;        // 8
+  std::uint32_t protected2;     // 12
+  NeighbourSums s;              // 16 .. 40: the boid's sums, added to
+  std::uint32_t runs;           // 44
+  std::int32_t vx, vy;          // 48, 52: the boid's velocity (Q23.9)
+  PairRun run[kMaxPairRuns];    // 56
+};
+// The fast scan's tests (its preconditions) for each candidate of the runs, once; a
+// candidate in range adds to the boid's sums and the boid's share (its position, velocity
+// and a count, or minus the offset when protected) to the candidate's accumulator.
+extern "C" void flockscope_pair_scan(PairJob* job);
+
 // A predator in fixed point (core's Predator is the float engine's).
 struct BoardPredator {
   fix x, y, vx, vy;
@@ -111,23 +136,21 @@ class BoardFlock {
   void sort_cells(std::uint32_t begin, std::uint32_t end);   // each boid's cell
   void sort_scatter();                                       // counting sort into `near`
   void sort_finish(std::uint32_t begin, std::uint32_t end);  // state back, Q23.9 snapshot
-  // The boid update in `parts` parts (1 or 2) that run at once on different cores:
-  // plan_update(parts) after begin_step() on one core, then update_part(p) for each p.
-  // Part p updates the boids of a band of grid rows (the bands split the estimated scan
-  // work evenly). Inside a band each pair of boids is visited once (a half stencil, in slot
-  // order) and added to both boids' sums; the sums of the boids ahead wait in a rolling
-  // window of accumulators (the snapshot's unused capacity, see window()), and a boid is
-  // updated as soon as its turn comes (every neighbour before it has added its share).
-  // Pairs across a band's edge are scanned from both sides, so the parts share no
-  // accumulators; rows whose window does not fit, and ranges beyond the fast scan, scan
-  // each boid's whole stencil (update(begin, end)). The same bits in every case.
-  void plan_update(std::uint32_t parts);
-  void update_part(std::uint32_t part);
+  // The boid update, one core: each pair of boids visited once (a half stencil, in slot
+  // order) and added to both boids' sums, the sums of the boids ahead waiting in a rolling
+  // window of accumulators (the snapshot's unused capacity, see window()); a boid is
+  // updated as soon as its turn comes (every neighbour before it has added its share). Rows
+  // whose window does not fit split the grid into bands (pairs across a band's edge are
+  // scanned from both sides) or take update(); so do ranges beyond the fast scan. The same
+  // bits as update(0, size()).
+  void update_pairs();
+  // Slots [begin, end): each boid's whole stencil scanned, then updated (any number of
+  // disjoint ranges at once: the two-core firmware's interleaved blocks).
+  void update(std::uint32_t begin, std::uint32_t end);
   void end_step();
   void step() {
     begin_step();
-    plan_update(1);
-    update_part(0);
+    update_pairs();
     end_step();
   }
 
@@ -181,9 +204,8 @@ class BoardFlock {
   // capacity holds), so that small windows split the rows into many bands.
   void set_pair_once(bool on) { pair_once_ = on; }
   void set_window_limit(std::uint32_t entries) { window_limit_ = entries; }
-  // After begin_step(): every boid's neighbour sums by the pair-once scan over the rows
-  // [0, rows) in bands as plan_update(1) makes them, into out[0 .. size()) (tests: against
-  // scan_sums()); no state changes. Returns how many boids a pair-once band summed (the
+  // After begin_step(): every boid's neighbour sums by update_pairs()' scan, into
+  // out[0 .. size()) (tests: against scan_sums()); no state changes. Returns how many boids a pair-once band summed (the
   // others took their whole stencil).
   std::uint32_t pair_once_sums(NeighbourSums* out);
   // The stencil radius in cells (2..kMaxReach; cells about range / reach wide), taken at the
@@ -205,20 +227,19 @@ class BoardFlock {
   // make_job() after the boid's own fields (x, y, the squared ranges): the runs of the
   // stencil about cell (cx, cy).
   bool make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job) const;
-  // Slots [begin, end): each boid's whole stencil scanned, then updated.
-  void update(std::uint32_t begin, std::uint32_t end);
-  // Grid rows [r0, r1) as bands of the pair-once scan in a window of `entries` (a power of
-  // two) accumulators at `window`, rows whose window would not fit by update(); with out,
+  // Grid rows [r0, r1) as bands of the pair-once scan in a ring of `entries` accumulators
+  // (kAccWords words each) at `window`, rows whose window would not fit by update(); with out,
   // the sums go there instead of into the update. Returns the boids of pair-once bands.
   std::uint32_t update_rows(std::uint32_t r0, std::uint32_t r1, std::uint32_t* window, std::uint32_t entries,
                             NeighbourSums* out);
-  void update_band(std::uint32_t r0, std::uint32_t r1, std::uint32_t* window, std::uint32_t mask, NeighbourSums* out);
+  void update_band(std::uint32_t r0, std::uint32_t r1, std::uint32_t* window, std::uint32_t entries,
+                   NeighbourSums* out);
   // The rules for slot k (x9, y9: its Q23.9 snapshot position) from its neighbour sums:
   // writes its next state.
   void update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9, const NeighbourSums& s);
-  // Part p's accumulator window: the snapshot's unused capacity (slots size() ..
-  // capacity()) as 32-bit words, split evenly between the parts; entries a power of two.
-  std::uint32_t* window(std::uint32_t part, std::uint32_t& entries) const;
+  // The accumulator window: the snapshot's unused capacity (slots size() .. capacity()) as
+  // 32-bit words, `entries` of kAccWords.
+  std::uint32_t* window(std::uint32_t& entries) const;
 
   FlockBuffers buf_;
   std::uint32_t n_ = 0;
@@ -249,10 +270,6 @@ class BoardFlock {
   bool pair_once_ = true;
   std::uint32_t window_limit_ = 0;
   fix min2_{}, max2_{};  // minspeed^2, maxspeed^2 (the update's speed test)
-  // plan_update(): parts and their first rows (part p: rows [part_row_[p], part_row_[p + 1])).
-  static constexpr std::uint32_t kMaxParts = 2;
-  std::uint32_t parts_ = 1;
-  std::uint32_t part_row_[kMaxParts + 1] = {};
   std::uint32_t (*clock_)() = nullptr;
   std::uint32_t scan_cycles_ = 0;
 };
