@@ -55,8 +55,6 @@ void BoardFlock::configure(const ParamStore& p) {
   c.separation = v(pid::separation) != 0;
   c.dynamic_bias = v(pid::dynamicbias) != 0;
   c_ = c;
-  min2_ = c.minspeed * c.minspeed;
-  max2_ = c.maxspeed * c.maxspeed;
   // The neighbour test in Q23.9: the box half-width and the squared ranges (exact squares
   // of the Q23.9 ranges, units of 2^-18 px^2).
   const std::int64_t vis9 = std::llround(vis * 512), prot9 = std::llround(prot * 512);
@@ -445,6 +443,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   const NearBoid* near = buf_.near;
   std::uint32_t (*const clock)() = clock_;
   std::uint32_t scan_cycles = 0;  // added to scan_cycles_ at the end (not a member store per boid)
+  const RuleConsts rc = rule_consts();
   ScanJob job;
   job.visual2 = std::uint32_t(visual2_);  // as make_job() sets them (no scan writes them)
   job.protected2 = std::uint32_t(protected2_);
@@ -483,19 +482,25 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
     else
       scan_general(job, near + k, range9_, visual2_, protected2_);
     if (clock) scan_cycles += (clock() - t0) & 0xFFFFFFu;
-    update_boid(k, job.x, job.y, job.s);
+    update_boid(k, job.x, job.y, job.s, rc);
   }
   scan_cycles_ += scan_cycles;
 }
 
 // Inlined into both callers' loops (as the update was before it had two): a call per boid
 // and its constants reloaded cost about as much as the pair-once scan saves.
-[[gnu::always_inline]] inline void BoardFlock::update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9, const NeighbourSums& sums) {
+BoardFlock::RuleConsts BoardFlock::rule_consts() const {
+  return {predator_count(), std::min(scouts1_ + scouts2_, buf_.bias_capacity), c_.minspeed * c_.minspeed,
+          c_.maxspeed * c_.maxspeed};
+}
+
+[[gnu::always_inline]] inline void BoardFlock::update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9,
+                                                           const NeighbourSums& sums, const RuleConsts& rc) {
   const rules::CornellCoeffs<fix>& c = c_;
-  const std::uint32_t npred = predator_count();
-  const std::uint32_t scout_end = std::min(scouts1_ + scouts2_, buf_.bias_capacity);  // ids below: scouts
+  const std::uint32_t npred = rc.npred;
+  const std::uint32_t scout_end = rc.scout_end;
   const fix vmax_guard(100);
-  const fix min2 = min2_, max2 = max2_;
+  const fix min2 = rc.min2, max2 = rc.max2;
   const Boid<fix> self{buf_.x[k], buf_.y[k], buf_.vx[k], buf_.vy[k]};
   const std::int32_t seen = sums.seen;
   // Relative sums (Q23.9): sum of (other - self) = sum of others - seen * self, in
@@ -668,6 +673,7 @@ void BoardFlock::update_band(std::uint32_t r0, std::uint32_t r1, std::uint32_t* 
                     std::uint32_t(2 * range9_ - 1)};
   std::uint32_t (*const clock)() = clock_;
   std::uint32_t scan_cycles = 0;
+  const RuleConsts rc = rule_consts();
   // The window is a ring: slot j of the band at entry (j - first slot) mod W. kr is slot
   // k's entry; the boids a boid reaches are less than W slots ahead of it (update_rows).
   std::uint32_t k = start[r0 * cols], kr = 0;
@@ -763,7 +769,7 @@ void BoardFlock::update_band(std::uint32_t r0, std::uint32_t r1, std::uint32_t* 
         if (out)
           out[k] = s;
         else
-          update_boid(k, b.x, b.y, s);
+          update_boid(k, b.x, b.y, s, rc);
       }
     }
   }

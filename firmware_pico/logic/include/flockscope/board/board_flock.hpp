@@ -236,7 +236,13 @@ class BoardFlock {
                    NeighbourSums* out);
   // The rules for slot k (x9, y9: its Q23.9 snapshot position) from its neighbour sums:
   // writes its next state.
-  void update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9, const NeighbourSums& s);
+  // (rc: the constants update_boid needs besides c_, taken once per loop: rule_consts().)
+  struct RuleConsts {
+    std::uint32_t npred, scout_end;  // predators in use; ids below scout_end are scouts
+    fix min2, max2;                  // minspeed^2, maxspeed^2
+  };
+  RuleConsts rule_consts() const;
+  void update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9, const NeighbourSums& s, const RuleConsts& rc);
   // The accumulator window: the snapshot's unused capacity (slots size() .. capacity()) as
   // 32-bit words, `entries` of kAccWords.
   std::uint32_t* window(std::uint32_t& entries) const;
@@ -269,7 +275,6 @@ class BoardFlock {
   bool general_only_ = false;
   bool pair_once_ = true;
   std::uint32_t window_limit_ = 0;
-  fix min2_{}, max2_{};  // minspeed^2, maxspeed^2 (the update's speed test)
   std::uint32_t (*clock_)() = nullptr;
   std::uint32_t scan_cycles_ = 0;
 };
