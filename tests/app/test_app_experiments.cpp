@@ -150,7 +150,8 @@ TEST(CliExperiments, ConsensusEndToEnd) {
   const std::string runs = slurp(d / "runs.csv");
   EXPECT_EQ(runs.substr(0, runs.find('\n')),
             "run,combination,rep,seed,informed,boids,dynamicbias,scouts1,scouts2,final_diameter,mean_diameter,"
-            "final_polarisation,mean_polarisation,final_clusters,formed,formed_time,decision,decision_time,naive_heading");
+            "final_polarisation,mean_polarisation,final_clusters,formed,formed_time,decision,decision_time,naive_heading,"
+            "final_share_right,mean_share_right");
   EXPECT_EQ(line_count(d / "runs.csv"), 1u + 12u);
   EXPECT_NE(slurp(d / "summary.csv").find("p_right"), std::string::npos);
   EXPECT_EQ(png_size(d / "plots" / "p_right.png"), (std::pair<int, int>{800, 500}));
