@@ -145,18 +145,32 @@ std::vector<fs::path> write_run_plots(const fs::path& dir, const RunSpec& spec, 
 }
 
 // ---------------------------------------------------------------- a sweep's plots
-std::vector<SweepView> sweep_views(SweepKind kind) {
+std::vector<SweepView> sweep_views(SweepKind kind, bool scouts) {
   std::vector<SweepView> v;
   if (kind == SweepKind::Consensus) {
-    v.push_back({"p_right", "P(the flock goes right)"});
-    v.push_back({"decision_time", "time to decide (decided runs)"});
+    v.push_back({"p_right", "P(the flock goes right)",
+                 "the share of runs whose naive boids' centroid reached the right of the interior first", true});
+    v.push_back({"decision_time", "time to decide (decided runs)", "steps x dt until the naive boids' centroid reached a side"});
   }
-  v.push_back({"final_diameter", "final flock diameter D"});
-  v.push_back({"mean_diameter", "time-mean flock diameter D"});
-  v.push_back({"mean_polarisation", "time-mean polarisation"});
-  v.push_back({"final_clusters", "clusters at the end"});
-  v.push_back({"formed", "share of runs in which the flock formed"});
-  v.push_back({"formed_time", "time until the flock first forms"});
+  v.push_back({"final_diameter", "final flock diameter D", "mean distance of the boids to their centroid after the last step"});
+  v.push_back({"mean_diameter", "time-mean flock diameter D", "the flock diameter averaged over every step of the run"});
+  v.push_back({"mean_polarisation", "time-mean polarisation",
+               "|mean unit heading| averaged over every step: 1 all boids fly the same way, near 0 no common heading"});
+  v.push_back({"final_clusters", "clusters at the end", "groups of boids linked through neighbours after the last step"});
+  v.push_back({"formed", "share of runs in which the flock formed", "runs in which every boid was once linked into one group", true});
+  v.push_back({"formed_time", "time until the flock first forms", "steps x dt until the boids were first one group (runs that formed)"});
+  if (scouts) {
+    // Seed 000's question, which way the scouts take the flock, as core's share_right.
+    v.push_back({"mean_share_right", "time-mean share of boids going right",
+                 "the share of boids with vx > 0, averaged over steps 0..N: 0.5 is no side; scout group 1 (biased right) "
+                 "pulls it up, group 2 (biased left) down. The margins turn the flock back, so over a long run it "
+                 "returns toward 0.5: take steps that end before the flock crosses the box",
+                 true});
+    v.push_back({"final_share_right", "share of boids going right at the end",
+                 "the share of boids with vx > 0 after the last step: one snapshot, which swings as the margins turn "
+                 "the flock",
+                 true});
+  }
   return v;
 }
 
@@ -214,7 +228,7 @@ plot::LinePlot line_plot(const SweepSpec& s, const SeriesGroups& groups, const S
                             find_param(s.axes[0].key)->kind != ParamKind::Int);
   if (categorical) lp.x.categories = s.axes[0].labels;
   lp.y.label = view.label;
-  if (view.key == "p_right" || view.key == "formed") lp.y.min = 0, lp.y.max = 1;
+  if (view.share) lp.y.min = 0, lp.y.max = 1;
   for (const auto& [other, members] : groups) {
     plot::Series se;
     for (std::size_t a = 1; a < s.axes.size(); ++a) {
@@ -251,7 +265,7 @@ plot::Heatmap sweep_heatmap(const SweepSpec& s, const std::vector<ComboSummary>&
   hm.value_label = view.label;
   hm.x_categories = s.axes[0].labels;
   hm.y_categories = s.axes[1].labels;
-  if (view.key == "p_right" || view.key == "formed") hm.min = 0, hm.max = 1;
+  if (view.share) hm.min = 0, hm.max = 1;
   const std::size_t nx = hm.x_categories.size();
   hm.values.assign(nx * hm.y_categories.size(), NAN);
   for (const auto& c : combos) {
@@ -275,7 +289,7 @@ SweepPlots write_sweep_plots(const fs::path& dir, const SweepSpec& s, const std:
   const bool lines_ok = groups.size() <= 10;
   if (!lines_ok) out.note = "no line plots: more than 10 series (combinations of the keys after the first)";
 
-  for (const auto& view : sweep_views(s.kind)) {
+  for (const auto& view : sweep_views(s.kind, has_scouts(s))) {
     if (lines_ok) {
       out.stems.push_back(pdir / view.key);
       plot::write_plot(out.stems.back(), line_plot(s, groups, view), size);

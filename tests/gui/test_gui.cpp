@@ -3,7 +3,6 @@
 // on what it drew (pixels), what core ended up with (parameter values) and what it wrote.
 #include <SDL.h>
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -15,6 +14,7 @@
 #include "flockscope/core/io.hpp"
 #include "gui_app.hpp"
 #include "mouse_events.hpp"
+#include "screen_pixels.hpp"
 
 namespace fs = std::filesystem;
 using namespace flockscope;
@@ -42,28 +42,6 @@ void drag(GuiApp& app, float x0, float y0, float x1, float y1) {
   app.frame();
   push_mouse(SDL_MOUSEBUTTONUP, x1, y1);
   app.frame();
-}
-
-struct Image {
-  int w = 0, h = 0;
-  std::vector<std::uint8_t> px;
-  const std::uint8_t* at(int x, int y) const { return px.data() + 4 * (std::size_t(y) * std::size_t(w) + std::size_t(x)); }
-};
-
-Image read_png(const fs::path& f) {
-  Image img;
-  int n = 0;
-  unsigned char* data = stbi_load(f.c_str(), &img.w, &img.h, &n, 4);
-  if (!data) return img;
-  img.px.assign(data, data + std::size_t(img.w) * std::size_t(img.h) * 4);
-  stbi_image_free(data);
-  return img;
-}
-
-Image screenshot(GuiApp& app, const fs::path& file) {
-  app.request_screenshot(file);
-  app.frame();
-  return read_png(file);
 }
 
 // Four boids at known places in a small world (so they are drawn large), no predators.
