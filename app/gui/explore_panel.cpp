@@ -140,6 +140,11 @@ void ExplorePanel::controls(const Params& base, const std::string& preset, const
   ImGui::SetNextItemWidth(90);
   ImGui::InputInt("steps", &steps_, 100, 1000);
   steps_ = std::clamp(steps_, 1, 10000000);
+  ImGui::SetNextItemWidth(90);
+  ImGui::InputInt("workers", &jobs_);
+  jobs_ = std::clamp(jobs_, 0, 1024);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Threads that make the map's runs (from the next Start map); 0: all cores but one, which the window keeps");
   // The measures of the map Start would make (the share going right when its flocks have
   // scouts); a measure picked for another map stays until Start says why it does not fit.
   std::vector<std::string> grid;
@@ -220,7 +225,7 @@ void ExplorePanel::start(SweepSpec spec) {
   if (spec.axes.empty() || spec.axes.size() > 2) throw InputError("a map sweeps one or two parameters (--explore-grid once or twice)");
   check_measure(spec, measure_);
   session_.reset();  // cancels and joins the previous map's workers
-  session_ = std::make_unique<ExploreSession>(std::move(spec));
+  session_ = std::make_unique<ExploreSession>(std::move(spec), jobs_);
   seen_revision_ = ~0ull;
   combos_.clear();
   boxes_.clear();

@@ -41,6 +41,8 @@ class ExplorePanel {
   bool has_map() const { return session_ != nullptr; }
   bool showing_map() const { return session_ && show_map_; }
   void show_map(bool show) { show_map_ = show; }
+  // Worker threads of the next map (0: all cores but one, at least one).
+  void set_jobs(int jobs) { jobs_ = jobs; }
   // Runs are being made (not paused): the window pauses its local flock meanwhile.
   bool busy() const { return session_ && session_->running() && !session_->paused(); }
 
@@ -74,7 +76,7 @@ class ExplorePanel {
   static void check_measure(const SweepSpec& spec, const std::string& key);
 
   AxisPick ax_[2];
-  int reps_ = 2, steps_ = 1000;
+  int reps_ = 2, steps_ = 1000, jobs_ = 0;
   std::string measure_ = "mean_diameter";
   std::unique_ptr<ExploreSession> session_;
   bool show_map_ = true;
