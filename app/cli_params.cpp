@@ -26,7 +26,7 @@ void add_params_command(CLI::App& app, int& exit_code) {
     for (const ParamDef& d : param_table()) {
       w_name = std::max(w_name, d.name.size());
       w_def = std::max(w_def, format_param(defaults, d).size());
-      w_range = std::max(w_range, describe_range(d).size());
+      w_range = std::max(w_range, range_text(d).size());
       w_unit = std::max(w_unit, d.unit.size());
       w_rules = std::max(w_rules, used_by_text(d).size());
     }
@@ -37,7 +37,7 @@ void add_params_command(CLI::App& app, int& exit_code) {
     };
     row("name", "default", "range", "unit", "applies", "rules", "help");
     for (const ParamDef& d : param_table())
-      row(std::string(d.name), format_param(defaults, d), describe_range(d), std::string(d.unit),
+      row(std::string(d.name), format_param(defaults, d), range_text(d), std::string(d.unit),
           d.apply == Apply::Live ? "live" : "reset", used_by_text(d), std::string(d.help));
     exit_code = 0;
   });
