@@ -10,11 +10,13 @@
 namespace flockscope::cli {
 
 namespace {
+// The rule sets that read the parameter, by name, or "all" (every rule set in rule_names()).
 std::string used_by_text(const ParamDef& d) {
   std::string s;
-  for (const RuleSet r : {RuleSet::Cornell, RuleSet::Report, RuleSet::Blog})
-    if (d.used_by_rules(r)) s += (s.empty() ? "" : ",") + std::string(rule_names()[std::size_t(r)]);
-  return s == "cornell,report,blog" ? "all" : s;
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < rule_names().size(); ++i)
+    if (d.used_by_rules(RuleSet(i))) s += (s.empty() ? "" : ",") + std::string(rule_names()[i]), ++n;
+  return n == rule_names().size() ? "all" : s;
 }
 }  // namespace
 

@@ -50,13 +50,15 @@ Flock::Flock(const Params& params, const FlockSnapshot& initial) : active_(param
 namespace {
 // A velocity as each rule set's source initialises it.
 void spawn_velocity(const Params& p, Pcg32& rng, float& vx, float& vy) {
-  if (p.rule_set() == RuleSet::Blog) {  // seed 003: each component uniform in [-V0, V0]
-    vx = float(rng.uniform(-p.maxspeed, p.maxspeed));
-    vy = float(rng.uniform(-p.maxspeed, p.maxspeed));
-    return;
-  }
   double lo = p.minspeed, hi = p.maxspeed;  // seed 001: "within min/max speed limits"
-  if (p.rule_set() == RuleSet::Report) lo = 0, hi = p.V_max;
+  switch (p.rule_set()) {
+    case RuleSet::Blog:  // seed 003: each component uniform in [-V0, V0]
+      vx = float(rng.uniform(-p.maxspeed, p.maxspeed));
+      vy = float(rng.uniform(-p.maxspeed, p.maxspeed));
+      return;
+    case RuleSet::Report: lo = 0, hi = p.V_max; break;
+    case RuleSet::Cornell: break;
+  }
   double dvx, dvy;
   random_velocity(rng, lo, hi, dvx, dvy);
   vx = float(dvx);
@@ -598,9 +600,12 @@ void Flock::step_boids_in_place() {
 void Flock::step_predators() {
   const Params& p = active_;
   const auto c = cornell_coeffs(p);
-  const bool report = p.rule_set() == RuleSet::Report;
-  const float lo = report ? 0.0f : c.minspeed;
-  const float hi = report ? float(p.V_max) : c.maxspeed;
+  float lo = c.minspeed, hi = c.maxspeed;
+  switch (p.rule_set()) {
+    case RuleSet::Report: lo = 0.0f, hi = float(p.V_max); break;
+    case RuleSet::Cornell:
+    case RuleSet::Blog: break;
+  }
   for (auto& pr : predators_) {
     const float old_vx = pr.vx, old_vy = pr.vy;
     rules::cornell_edges(pr.x, pr.y, pr.vx, pr.vy, c);

@@ -16,7 +16,11 @@ namespace flockscope {
 PointsView view_of(const Flock& f) { return {f.x().data(), f.y().data(), f.vx().data(), f.vy().data(), f.size()}; }
 
 double cluster_radius(const Params& p) {
-  if (p.rule_set() == RuleSet::Report) return p.vision_infinite() ? INFINITY : p.D_vis;
+  switch (p.rule_set()) {
+    case RuleSet::Report: return p.vision_infinite() ? INFINITY : p.D_vis;
+    case RuleSet::Cornell:
+    case RuleSet::Blog: break;
+  }
   return p.visualRange;
 }
 
