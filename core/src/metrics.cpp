@@ -280,6 +280,11 @@ int count_clusters(const PointsView& pts, double radius) {
 
 }  // namespace
 
+// The whole-flock sums in boid order, with hypot(): metrics.csv's bits. The same quantities
+// are summed twice more on purpose, each in its own order: compute_step_metrics (the window's
+// every-step metrics, in fixed lanes on threads: equal to rounding, step_metrics.cpp) and a
+// sweep run's per-step sample (experiments/src/run_summary.cpp, in one pass with the consensus
+// study's naive boids). One shared loop would change the bits of metrics.csv or runs.csv.
 Metrics compute_metrics(const PointsView& pts, double radius, const MetricsOptions& opt) {
   Metrics m;
   const std::size_t n = pts.n;
