@@ -163,6 +163,9 @@ rules::CornellCoeffs<float> cornell_coeffs(const Params& p) {
   return c;
 }
 
+// The report's and the blog's coefficients: alike in shape, each its own seed's parameters
+// (S_sep, S_align, S_coh, V_max against centeringfactor, avoidfactor, matchingfactor); what
+// they share is fill_common's.
 rules::ReportCoeffs<float> report_coeffs(const Params& p) {
   rules::ReportCoeffs<float> c{};
   fill_common(c, p);
