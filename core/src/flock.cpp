@@ -26,6 +26,7 @@ namespace flockscope {
 using rules::Boid;
 using grid_step::CornellPass;
 using grid_step::kRunLanes;
+using grid_step::cornell_coeffs;
 using grid_step::LaneSums;
 using grid_step::RowShares;
 using rules::kLanes;
@@ -140,7 +141,9 @@ void fill_common(Coeffs& c, const Params& p) {
   c.separation = p.separation;
 }
 
-rules::CornellCoeffs<float> cornell_coeffs(const Params& p) {
+}  // namespace
+
+rules::CornellCoeffs<float> grid_step::cornell_coeffs(const Params& p) {
   rules::CornellCoeffs<float> c{};
   fill_common(c, p);
   c.range = float(std::max(p.visualRange, p.protectedRange));
@@ -160,6 +163,8 @@ rules::CornellCoeffs<float> cornell_coeffs(const Params& p) {
   c.dynamic_bias = p.dynamicbias;
   return c;
 }
+
+namespace {
 
 rules::ReportCoeffs<float> report_coeffs(const Params& p) {
   rules::ReportCoeffs<float> c{};
