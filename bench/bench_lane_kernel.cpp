@@ -1,10 +1,10 @@
 // The grid step's neighbour pass (sums and update of every boid) on synthetic grids whose
 // cells all hold the same number of boids (4: the spawned flock at 1 boid per 400 px^2;
-// 13: the flock after 500 steps, ~115 candidates a boid), timed for the engine's kernel
+// 13: the flock after 500 steps, ~115 candidates a boid; 26: two registers a cell), timed for the engine's kernel
 // (cornell_rows: two boids a pass over 16-candidate chunks, lane reduction, staged
 // eight-boid update) and for the one-boid-per-lane prototype (lane_kernel_prototype.hpp).
-// Reports ns per boid. Run the two interleaved, e.g.
-//   bench_lane_kernel --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
+// Reports CPU ns per boid. bench/run_lane_kernel.sh runs the two interleaved and prints the
+// ratios.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -85,8 +85,8 @@ void run_engine_kernel(SyntheticGrid& s, const CornellPass& k, std::vector<float
 
 void run_lane_kernel(SyntheticGrid& s, const CornellPass& k, float* box) {
   empty_box(box);
-  if (k.box_test || k.mask_self) std::abort();  // the preset's case only
-  lanes::lane_rows_avx512<false, false>(k, 0, s.grid.ny(), box);
+  if (k.box_test || k.mask_self) std::abort();  // the prototype's case (lane_kernel_prototype.hpp)
+  lanes::lane_rows_avx512(k, 0, s.grid.ny(), box);
 }
 
 // Both kernels must give the same flock up to the rounding of their different summation

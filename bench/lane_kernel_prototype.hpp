@@ -9,6 +9,9 @@
 // the update. A merged group's lanes see more candidates than their own 3x3 blocks, but the
 // extra ones are farther than the radius (every boid within it is in the 3x3 block), so the
 // neighbour sets are those of all-pairs.
+// Only the case of the presets is written: protectedRange > 0 (the boid itself, in its own
+// candidates, adds +0.0 to its separation sums: no bit changes, see the engine's kernel) and
+// range^2 reaching both squared radii (no box test).
 #pragma once
 
 #include "cornell_kernel_avx512.hpp"
@@ -25,19 +28,16 @@ struct LaneBox {
 
 // The boids in slots [b, e), e - b <= 16 * R: their sums over the runs of `block`, then their
 // update (cornell_update_lanes, eight lanes at a time).
-template <int R, bool BoxTest, bool MaskSelf>
+template <int R>
 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline))
 inline void group_pass_avx512(const CornellPass& k, std::uint32_t b, std::uint32_t e, const BlockRuns& block,
                               LaneBox& box) {
   const auto& c = *k.c;
-  const __m512 range = _mm512_set1_ps(c.range), protected2 = _mm512_set1_ps(c.protected2),
-               visual2 = _mm512_set1_ps(c.visual2);
-  const __m512 abs_mask = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff));
+  const __m512 protected2 = _mm512_set1_ps(c.protected2), visual2 = _mm512_set1_ps(c.visual2);
   const __m512 ones = _mm512_set1_ps(1.0f);
   const __m512i one = _mm512_set1_epi32(1);
-  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   __m512 X[R], Y[R], cdx[R], cdy[R], xp[R], yp[R], xv[R], yv[R];
-  __m512i count[R], slot[R];
+  __m512i count[R];
   for (int q = 0; q < R; ++q) {
     const std::uint32_t first = b + kGroupLanes * std::uint32_t(q);
     const std::uint32_t left = e > first ? e - first : 0;
@@ -45,7 +45,6 @@ inline void group_pass_avx512(const CornellPass& k, std::uint32_t b, std::uint32
     X[q] = _mm512_maskz_loadu_ps(in_group, k.sx + first), Y[q] = _mm512_maskz_loadu_ps(in_group, k.sy + first);
     cdx[q] = cdy[q] = xp[q] = yp[q] = xv[q] = yv[q] = _mm512_setzero_ps();
     count[q] = _mm512_setzero_si512();
-    slot[q] = _mm512_add_epi32(_mm512_set1_epi32(std::int32_t(first)), iota);
   }
   for (std::uint32_t r = 0; r < 3; ++r) {
     const std::uint32_t rb = block.run[2 * r], re = block.run[2 * r + 1];
@@ -53,16 +52,10 @@ inline void group_pass_avx512(const CornellPass& k, std::uint32_t b, std::uint32
       const __m512 ox = _mm512_set1_ps(k.sx[j]), oy = _mm512_set1_ps(k.sy[j]);
       const __m512 ovx = _mm512_set1_ps(k.svx[j]), ovy = _mm512_set1_ps(k.svy[j]);
       for (int q = 0; q < R; ++q) {
-        __mmask16 live = 0xffff;
-        if constexpr (MaskSelf) live = _mm512_cmpneq_epi32_mask(slot[q], _mm512_set1_epi32(std::int32_t(j)));
         const __m512 dx = _mm512_sub_ps(X[q], ox), dy = _mm512_sub_ps(Y[q], oy);
         const __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
-        if constexpr (BoxTest) {
-          live = _mm512_mask_cmp_ps_mask(live, _mm512_and_ps(dx, abs_mask), range, _CMP_LT_OQ);
-          live = _mm512_mask_cmp_ps_mask(live, _mm512_and_ps(dy, abs_mask), range, _CMP_LT_OQ);
-        }
-        const __mmask16 separate = _mm512_mask_cmp_ps_mask(live, d2, protected2, _CMP_LT_OQ);
-        const __mmask16 visible = _kandn_mask16(separate, _mm512_mask_cmp_ps_mask(live, d2, visual2, _CMP_LT_OQ));
+        const __mmask16 separate = _mm512_cmp_ps_mask(d2, protected2, _CMP_LT_OQ);
+        const __mmask16 visible = _kandn_mask16(separate, _mm512_cmp_ps_mask(d2, visual2, _CMP_LT_OQ));
         // As in the engine's kernel: three visible sums as masked FMAs by 1.0 (the add's bits,
         // on the multiply pipes).
         cdx[q] = _mm512_mask_add_ps(cdx[q], separate, cdx[q], dx);
@@ -99,9 +92,8 @@ inline void group_pass_avx512(const CornellPass& k, std::uint32_t b, std::uint32
 
 // The pass over grid rows [row_begin, row_end) with one boid per lane, the update in the same
 // group (eight lanes at a time, cornell_update_lanes), the bounding box of the new positions.
-template <bool BoxTest, bool MaskSelf>
 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline))
-void lane_rows_avx512(const CornellPass& k, int row_begin, int row_end, float* box) {
+inline void lane_rows_avx512(const CornellPass& k, int row_begin, int row_end, float* box) {
   const UniformGrid& g = *k.grid;
   const int nx = g.nx(), ny = g.ny();
   LaneBox lane_box{_mm256_set1_ps(box[0]), _mm256_set1_ps(box[1]), _mm256_set1_ps(box[2]), _mm256_set1_ps(box[3])};
@@ -125,9 +117,9 @@ void lane_rows_avx512(const CornellPass& k, int row_begin, int row_end, float* b
       for (std::uint32_t p = b; p < e; p += 2 * kGroupLanes) {
         const std::uint32_t pe = std::min(e, p + 2 * kGroupLanes);
         if (pe - p <= kGroupLanes)
-          group_pass_avx512<1, BoxTest, MaskSelf>(k, p, pe, block, lane_box);
+          group_pass_avx512<1>(k, p, pe, block, lane_box);
         else
-          group_pass_avx512<2, BoxTest, MaskSelf>(k, p, pe, block, lane_box);
+          group_pass_avx512<2>(k, p, pe, block, lane_box);
       }
     }
   }
