@@ -26,6 +26,7 @@ namespace flockscope {
 using rules::Boid;
 using grid_step::CornellPass;
 using grid_step::kRunLanes;
+using grid_step::cornell_coeffs;
 using grid_step::LaneSums;
 using grid_step::RowShares;
 using rules::kLanes;
@@ -142,7 +143,9 @@ void fill_common(Coeffs& c, const Params& p) {
   c.separation = p.separation;
 }
 
-rules::CornellCoeffs<float> cornell_coeffs(const Params& p) {
+}  // namespace
+
+rules::CornellCoeffs<float> grid_step::cornell_coeffs(const Params& p) {
   rules::CornellCoeffs<float> c{};
   fill_common(c, p);
   c.range = float(std::max(p.visualRange, p.protectedRange));
@@ -162,6 +165,8 @@ rules::CornellCoeffs<float> cornell_coeffs(const Params& p) {
   c.dynamic_bias = p.dynamicbias;
   return c;
 }
+
+namespace {
 
 // The report's and the blog's coefficients: alike in shape, each its own seed's parameters
 // (S_sep, S_align, S_coh, V_max against centeringfactor, avoidfactor, matchingfactor); what
