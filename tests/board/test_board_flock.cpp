@@ -339,8 +339,8 @@ TEST(BoardFlock, PairOnceScanGivesEveryBoidItsStencilSums) {
 
 // Windows too small for the rows: many bands (pairs across a band's edge scanned from both
 // sides) and rows that overflow any window scanned boid by boid; a flock drifting into
-// the clamped edge cells (no margins, no turning: rows reaching them scanned boid by boid,
-// next to pair-once bands). Every window size gives the whole-stencil flock bit for bit.
+// the clamped edge cells (no margins, no turning: the edge scan's box test in the pairs).
+// Every window size gives the whole-stencil flock bit for bit.
 TEST(BoardFlock, PairOnceBandsOfAnyWindowGiveTheSameFlock) {
   constexpr std::uint32_t n = 1500;
   fb::ParamStore store{fb::BoardLimits{}};

@@ -552,44 +552,63 @@ BoardFlock::RuleConsts BoardFlock::rule_consts() const {
 
 // ---- the pair-once scan (update_pairs)
 namespace {
-// flockscope_pair_scan in C++: the host's, and the reference of the RP2040's assembly.
-// The boid against each candidate of the runs with the fast scan's tests (rules::
-// cornell_classify's, symmetric in the offset's sign, so both boids of a pair see it as
-// their own scans would): its own sums, and each candidate's share (the boid's position,
-// velocity and count, or minus the offset) into the candidate's accumulator at 2 * p +
-// delta.
-void pair_scan_cpp(PairJob* job) {
-  const auto x = std::uint32_t(job->x), y = std::uint32_t(job->y);
-  const auto vx = std::uint32_t(job->vx), vy = std::uint32_t(job->vy);
-  const std::uint32_t vis2 = job->visual2, prot2 = job->protected2;
-  NeighbourSums& me = job->s;
-  for (std::uint32_t r = 0; r < job->runs; ++r) {
-    const std::uintptr_t delta = job->run[r].delta;
-    for (const NearBoid *p = job->run[r].begin, *e = job->run[r].end; p < e; ++p) {
-      const std::uint32_t dy = y - std::uint32_t(p->y);
+struct PairTests {
+  std::uint32_t vis2, prot2;  // the squared ranges (Q23.9: 2^-18 px^2)
+  std::uint32_t r1, span;     // the edge scan's box: |d| < range iff d + range - 1 < 2 range - 1
+};
+
+// The boid (x, y, vx, vy) against the candidates [p, e): its own sums into `me`, and each
+// candidate's share (the same pair seen from the other side: the boid's position, velocity
+// and count, or minus the offset) into the candidate's accumulator at 2 * p + delta. The classification is the fast scan's (kEdge false: stencils off the clamped
+// cells) or the edge scan's (the box test first): both are rules::cornell_classify's and
+// symmetric in the offset's sign, so both boids of a pair see it as their own scans would.
+template <bool kEdge>
+inline void pair_run(const NearBoid* p, const NearBoid* e, std::uintptr_t delta, std::uint32_t x, std::uint32_t y,
+                     std::uint32_t vx, std::uint32_t vy, const PairTests& t, NeighbourSums& me) {
+  for (; p < e; ++p) {
+    const std::uint32_t dy = y - std::uint32_t(p->y);
+    std::uint32_t d2;
+    std::uint32_t dx;
+    if (kEdge) {
+      if (dy + t.r1 >= t.span) continue;  // |dy| >= range
+      dx = x - std::uint32_t(p->x);
+      if (dx + t.r1 >= t.span) continue;
+      d2 = dx * dx + dy * dy;
+      if (d2 >= t.vis2) continue;
+    } else {
       const std::uint32_t dy2 = dy * dy;
-      if (dy2 >= vis2) continue;
-      const std::uint32_t dx = x - std::uint32_t(p->x);
-      const std::uint32_t d2 = dx * dx + dy2;
-      if (d2 >= vis2) continue;
-      std::uint32_t* const a = reinterpret_cast<std::uint32_t*>(2 * reinterpret_cast<std::uintptr_t>(p) + delta);
-      if (d2 < prot2) {
-        me.sep_x = std::int32_t(std::uint32_t(me.sep_x) + dx), me.sep_y = std::int32_t(std::uint32_t(me.sep_y) + dy);
-        a[5] -= dx, a[6] -= dy;
-      } else {
-        me.sum_x += std::uint32_t(p->x), me.sum_y += std::uint32_t(p->y);
-        me.sum_vx = std::int32_t(std::uint32_t(me.sum_vx) + std::uint32_t(p->vx));
-        me.sum_vy = std::int32_t(std::uint32_t(me.sum_vy) + std::uint32_t(p->vy));
-        ++me.seen;
-        a[0] += x, a[1] += y, a[2] += vx, a[3] += vy, a[4] += 1;
-      }
+      if (dy2 >= t.vis2) continue;
+      dx = x - std::uint32_t(p->x);
+      d2 = dx * dx + dy2;
+      if (d2 >= t.vis2) continue;
+    }
+    std::uint32_t* const a = reinterpret_cast<std::uint32_t*>(2 * reinterpret_cast<std::uintptr_t>(p) + delta);
+    if (d2 < t.prot2) {
+      me.sep_x = std::int32_t(std::uint32_t(me.sep_x) + dx), me.sep_y = std::int32_t(std::uint32_t(me.sep_y) + dy);
+      a[5] -= dx, a[6] -= dy;
+    } else {
+      me.sum_x += std::uint32_t(p->x), me.sum_y += std::uint32_t(p->y);
+      me.sum_vx = std::int32_t(std::uint32_t(me.sum_vx) + std::uint32_t(p->vx));
+      me.sum_vy = std::int32_t(std::uint32_t(me.sum_vy) + std::uint32_t(p->vy));
+      ++me.seen;
+      a[0] += x, a[1] += y, a[2] += vx, a[3] += vy, a[4] += 1;
     }
   }
+}
+
+// Every run of the job, both sides (kEdge: the edge scan's tests).
+template <bool kEdge>
+void pair_scan_cpp(PairJob* job, const PairTests& t) {
+  for (std::uint32_t r = 0; r < job->runs; ++r)
+    pair_run<kEdge>(job->run[r].begin, job->run[r].end, job->run[r].delta, std::uint32_t(job->x),
+                          std::uint32_t(job->y), std::uint32_t(job->vx), std::uint32_t(job->vy), t, job->s);
 }
 }  // namespace
 
 #ifndef FLOCKSCOPE_SCAN_ASM
-extern "C" void flockscope_pair_scan(PairJob* job) { pair_scan_cpp(job); }
+extern "C" void flockscope_pair_scan(PairJob* job) {
+  pair_scan_cpp<false>(job, {job->visual2, job->protected2, 0, 0});
+}
 #endif
 
 std::uint32_t* BoardFlock::window(std::uint32_t& entries) const {
@@ -618,16 +637,8 @@ std::uint32_t BoardFlock::update_rows(std::uint32_t r0, std::uint32_t r1, std::u
   const std::uint16_t* start = buf_.cell_start;
   const std::uint32_t cols = cols_, reach = reach_;
   const bool pairs = pair_once_ && fast_scan_ && entries > 0;
-  // A row takes the whole-stencil scan when its boids alone overflow the window, or when
-  // any of its boids' stencils reaches the clamped outermost cells (the edge scan's box
-  // test: in a clumped flock the boids far off screen, where pairs would cost more in C++
-  // than the edge scan does).
-  const std::uint32_t rows = rows_, edge = reach + 1;
-  auto too_full = [&](std::uint32_t r) {
-    if (!pairs || r < edge || r + edge >= rows) return true;
-    const std::uint16_t* row = start + r * cols;
-    return std::uint32_t(row[cols] - row[0]) > entries || row[edge] != row[0] || row[cols] != row[cols - edge];
-  };
+  // A row whose boids alone overflow the window takes the whole-stencil scan.
+  auto too_full = [&](std::uint32_t r) { return !pairs || std::uint32_t(start[(r + 1) * cols] - start[r * cols]) > entries; };
   std::uint32_t paired = 0;
   for (std::uint32_t r = r0; r < r1;) {
     std::uint32_t e = r + 1;
@@ -643,8 +654,7 @@ std::uint32_t BoardFlock::update_rows(std::uint32_t r0, std::uint32_t r1, std::u
     } else {
       // Grow the band while every row's window (its boids up to the end of the row reach
       // rows below, inside the band) fits.
-      while (e < r1 && !too_full(e) &&
-             std::uint32_t(start[(e + 1) * cols] - start[(e >= r + reach ? e - reach : r) * cols]) <= entries)
+      while (e < r1 && std::uint32_t(start[(e + 1) * cols] - start[(e >= r + reach ? e - reach : r) * cols]) <= entries)
         ++e;
       update_band(r, e, window, entries, out);
       paired += start[e * cols] - start[r * cols];
@@ -658,7 +668,9 @@ void BoardFlock::update_band(std::uint32_t r0, std::uint32_t r1, std::uint32_t* 
                              NeighbourSums* out) {
   const NearBoid* near = buf_.near;
   const std::uint16_t* start = buf_.cell_start;
-  const std::uint32_t cols = cols_, reach = reach_, W = entries;
+  const std::uint32_t cols = cols_, rows = rows_, reach = reach_, W = entries;
+  const PairTests t{std::uint32_t(visual2_), std::uint32_t(protected2_), std::uint32_t(range9_ - 1),
+                    std::uint32_t(2 * range9_ - 1)};
   std::uint32_t (*const clock)() = clock_;
   std::uint32_t scan_cycles = 0;
   const RuleConsts rc = rule_consts();
@@ -667,13 +679,12 @@ void BoardFlock::update_band(std::uint32_t r0, std::uint32_t r1, std::uint32_t* 
   std::uint32_t k = start[r0 * cols], kr = 0;
   std::uint32_t zeroed = k, zr = 0;  // the window holds zeros for the slots from `zeroed` on
   auto entry = [&](std::uint32_t r) { return window + kAccWords * r; };
-  // Every boid's stencil here is off the clamped cells (update_rows): the fast scan's tests.
   PairJob job;
-  job.visual2 = std::uint32_t(visual2_);
-  job.protected2 = std::uint32_t(protected2_);
+  job.visual2 = t.vis2;
+  job.protected2 = t.prot2;
   ScanJob side;  // the rows outside the band
-  side.visual2 = job.visual2;
-  side.protected2 = job.protected2;
+  side.visual2 = t.vis2;
+  side.protected2 = t.prot2;
   // Appends the run [b, e) (b > k) to the job, split where the ring wraps.
   auto add_run = [&](std::uint32_t b, std::uint32_t e) {
     if (b >= e) return;
@@ -697,13 +708,15 @@ void BoardFlock::update_band(std::uint32_t r0, std::uint32_t r1, std::uint32_t* 
       for (std::uint32_t i = 0; i < 7; ++i) a[i] = 0;
       if (++zr == W) zr = 0;
     }
+    const bool fast_row = r > reach && r + reach + 1 < rows;
     const std::uint32_t first_row = r > reach ? r - reach : 0;  // rows [first_row, r0): before the band
-    const std::uint32_t last_row = r + reach;
+    const std::uint32_t last_row = r + reach < rows ? r + reach : rows - 1;
     for (std::uint32_t cx = 0; cx < cols; ++cx) {
       const std::uint32_t c = r * cols + cx;
       const std::uint32_t cell_end = start[c + 1];
       if (k == cell_end) continue;
-      const std::uint32_t x0 = cx - reach, x1 = cx + reach;
+      const bool fast = fast_row && cx > reach && cx + reach + 1 < cols;
+      const std::uint32_t x0 = cx > reach ? cx - reach : 0, x1 = cx + reach < cols ? cx + reach : cols - 1;
       const std::uint32_t row_end = start[r * cols + x1 + 1];  // the rest of the cell and the next cells in the row
       // The next rows inside the band: the same runs for every boid of the cell.
       job.runs = 0;
@@ -731,7 +744,10 @@ void BoardFlock::update_band(std::uint32_t r0, std::uint32_t r1, std::uint32_t* 
           };
           for (std::uint32_t row = first_row; row < r0; ++row) row_run(row);
           for (std::uint32_t row = r1; row <= last_row; ++row) row_run(row);
-          flockscope_scan_neighbours(&o);
+          if (fast)
+            flockscope_scan_neighbours(&o);
+          else
+            scan_edge(o, range9_);
           NeighbourSums& m = job.s;
           m.sum_x += o.s.sum_x, m.sum_y += o.s.sum_y;
           m.sum_vx = std::int32_t(std::uint32_t(m.sum_vx) + std::uint32_t(o.s.sum_vx));
@@ -743,7 +759,10 @@ void BoardFlock::update_band(std::uint32_t r0, std::uint32_t r1, std::uint32_t* 
         // The half stencil: the rest of the row (this boid's own run), then the next rows.
         job.runs = row_runs;
         add_run(k + 1, row_end);
-        flockscope_pair_scan(&job);
+        if (fast)
+          flockscope_pair_scan(&job);
+        else
+          pair_scan_cpp<true>(&job, t);
         const NeighbourSums& s = job.s;
         if (++kr == W) kr = 0;
         if (clock) scan_cycles += (clock() - t0) & 0xFFFFFFu;

@@ -141,9 +141,8 @@ class BoardFlock {
   // window of accumulators (the snapshot's unused capacity, see window()); a boid is
   // updated as soon as its turn comes (every neighbour before it has added its share). Rows
   // whose window does not fit split the grid into bands (pairs across a band's edge are
-  // scanned from both sides) or take update(), as do rows with a stencil that reaches the
-  // clamped outermost cells and ranges beyond the fast scan. The same bits as
-  // update(0, size()).
+  // scanned from both sides) or take update(); so do ranges beyond the fast scan. The same
+  // bits as update(0, size()).
   void update_pairs();
   // Slots [begin, end): each boid's whole stencil scanned, then updated (any number of
   // disjoint ranges at once: the two-core firmware's interleaved blocks).
