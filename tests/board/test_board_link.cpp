@@ -484,3 +484,30 @@ TEST(BoardDraw, PredatorCrossesEraseInBands) {
   EXPECT_EQ(lit, 1);
   EXPECT_TRUE(f.get(330, 238));
 }
+
+TEST(BoardLink, MetricsCoverAllBoidsWhenTheStateStreamIsOff) {
+  Rig r(2000);
+  r.hello();
+  r.app.got.clear();
+  r.frame();
+  // State on: the app has every boid; the board's message is a sample (every 16th of 2,000).
+  ASSERT_EQ(r.app.of(MsgType::kMetrics).size(), 1u);
+  EXPECT_EQ(r.app.of(MsgType::kMetrics)[0].metrics.boids, 125u);
+  r.request(proto::make_command(proto::CommandId::kStreams, proto::stream::kMetrics | proto::stream::kStats));
+  r.app.got.clear();
+  r.frame();
+  EXPECT_TRUE(r.app.of(MsgType::kFlockState).empty());
+  ASSERT_EQ(r.app.of(MsgType::kMetrics).size(), 1u);
+  const auto m = r.app.of(MsgType::kMetrics)[0].metrics;
+  EXPECT_EQ(m.boids, 2000u);  // state off: the message is the app's only source, exact
+  const auto all = r.board->flock().metrics(0);
+  EXPECT_EQ(m.diameter, all.diameter);
+  EXPECT_EQ(m.polarisation, all.polarisation);
+  // Paused: no state goes out, so the metrics are exact as well.
+  r.request(proto::make_command(proto::CommandId::kStreams, proto::stream::kAll));
+  r.request(proto::make_command(proto::CommandId::kPause));
+  r.app.got.clear();
+  r.frame();
+  ASSERT_EQ(r.app.of(MsgType::kMetrics).size(), 1u);
+  EXPECT_EQ(r.app.of(MsgType::kMetrics)[0].metrics.boids, 2000u);
+}

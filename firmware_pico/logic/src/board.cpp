@@ -324,7 +324,11 @@ void Board::send_tail() {
     send(msg_);
   }
   if (streams_ & protocol::stream::kMetrics) {
-    const FlockMetrics fm = flock_.metrics();
+    // With the state stream on, the app computes exact metrics from the state and the board
+    // sends a cheap sample; without it (or paused) the board's message is the app's only
+    // source, and the state's encoding is not using the frame's link time: all boids.
+    const bool state_on = (streams_ & protocol::stream::kFlockState) && !paused_;
+    const FlockMetrics fm = flock_.metrics(state_on ? kMetricsSample : 0);
     msg_ = Message{};
     msg_.type = MsgType::kMetrics;
     msg_.version = protocol::kProtocolVersion;
