@@ -356,25 +356,28 @@ void Board::send_tail() {
 bool Board::encode_next_chunk() {
   const std::uint32_t count =
       out_total_ - out_next_ < protocol::kMaxBoidsPerChunk ? out_total_ - out_next_ : protocol::kMaxBoidsPerChunk;
-  msg_.type = MsgType::kFlockState;
-  msg_.version = protocol::kProtocolVersion;
-  auto& s = msg_.flock_state;
-  s.frame = out_frame_;
-  s.total = out_total_;
-  s.offset = out_next_;
-  s.count = std::uint16_t(count);
-  s.pos_shift = 4;
-  s.vel_shift = 8;
-  s.flags = out_groups_ ? protocol::kStateFlagGroups : 0;
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const std::uint32_t k = out_next_ + i;
-    s.boids[i] = {quantise_fix(flock_.x(k), 4), quantise_fix(flock_.y(k), 4), quantise_fix(flock_.vx(k), 8),
-                  quantise_fix(flock_.vy(k), 8)};
-    s.groups[i] = out_groups_ ? flock_.group(k) : 0;
+  // The frame is written straight from the state (no Message in between) into raw_, which
+  // is word-aligned for the CRC and COBS, then stuffed into the ring itself (into wire_ and
+  // copied when the ring's free space wraps around its end).
+  const std::size_t payload = protocol::flock_state_payload_size(count, out_groups_);
+  const std::size_t n = protocol::kHeaderSize + payload + protocol::kCrcSize;
+  if (protocol::wire_size_bound(payload) > ring_free()) return false;
+  protocol::write_frame_header(raw_, MsgType::kFlockState, encoder_.take_seq());
+  const fix *x = &flock_.xs()[out_next_], *y = &flock_.ys()[out_next_];
+  const fix *vx = &flock_.vxs()[out_next_], *vy = &flock_.vys()[out_next_];
+  protocol::write_flock_state_payload(
+      raw_ + protocol::kHeaderSize, out_frame_, out_total_, out_next_, std::uint16_t(count), 4, 8, out_groups_,
+      [&](std::size_t i) {
+        return protocol::BoidQ{quantise_fix(x[i], 4), quantise_fix(y[i], 4), quantise_fix(vx[i], 8),
+                               quantise_fix(vy[i], 8)};
+      },
+      [this](std::size_t i) { return flock_.group(out_next_ + std::uint32_t(i)); });
+  const std::size_t tail = (ring_head_ + ring_used_) % kTxRing;
+  if (kTxRing - tail >= protocol::wire_size_bound(payload)) {
+    ring_used_ += protocol::frame_to_wire(raw_, n, ring_ + tail);
+  } else {
+    ring_push(wire_, protocol::frame_to_wire(raw_, n, wire_));
   }
-  const std::size_t n = encoder_.encode(msg_, std::span<std::uint8_t>(wire_));
-  if (n == 0 || n > ring_free()) return false;
-  ring_push(wire_, n);
   out_next_ += count;
   return true;
 }

@@ -121,6 +121,7 @@ class Board {
   protocol::Message msg_{};    // scratch for outgoing messages
   protocol::Message rx_msg_{}; // scratch for incoming ones
   std::uint8_t wire_[protocol::kMaxWireSize] = {};
+  alignas(4) std::uint8_t raw_[protocol::kMaxFrameSize] = {};  // a state chunk before stuffing
   std::uint8_t ring_[kTxRing] = {};
   std::size_t ring_head_ = 0, ring_used_ = 0;
 

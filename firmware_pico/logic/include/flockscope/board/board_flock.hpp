@@ -130,6 +130,8 @@ class BoardFlock {
   std::uint16_t id(std::uint32_t k) const { return buf_.id[k]; }
   const fix* xs() const { return buf_.x; }  // x(0) .. x(size() - 1), for tight loops
   const fix* ys() const { return buf_.y; }
+  const fix* vxs() const { return buf_.vx; }
+  const fix* vys() const { return buf_.vy; }
   // Scout group of slot k: 0 none, 1 right, 2 left (ids as in core::scout_group).
   std::uint8_t group(std::uint32_t k) const;
   // Places boid `id` (tests: start from a float engine's state). Slots follow ids.
