@@ -309,9 +309,11 @@ void Board::send_tail() {
   tail_pending_ = false;
   if (!session_) return;
   if (streams_ & protocol::stream::kPredators) {
-    msg_ = Message{};
+    // (msg_ is reused field by field: assigning a whole Message{} would clear and copy all
+    // of its union, several KiB, three times a frame.)
     msg_.type = MsgType::kPredators;
     msg_.version = protocol::kProtocolVersion;
+    msg_.predators = protocol::Predators{};
     auto& p = msg_.predators;
     p.frame = out_frame_;
     p.count = std::uint8_t(flock_.predator_count());
@@ -329,16 +331,15 @@ void Board::send_tail() {
     // source, and the state's encoding is not using the frame's link time: all boids.
     const bool state_on = (streams_ & protocol::stream::kFlockState) && !paused_;
     const FlockMetrics fm = flock_.metrics(state_on ? kMetricsSample : 0);
-    msg_ = Message{};
     msg_.type = MsgType::kMetrics;
     msg_.version = protocol::kProtocolVersion;
     msg_.metrics = {out_frame_, fm.diameter, fm.centroid_x, fm.centroid_y, fm.polarisation, fm.mean_speed, fm.boids};
     send(msg_);
   }
   if (streams_ & protocol::stream::kStats) {
-    msg_ = Message{};
     msg_.type = MsgType::kStats;
     msg_.version = protocol::kProtocolVersion;
+    msg_.stats = protocol::Stats{};
     auto& s = msg_.stats;
     s.frame = out_frame_;
     s.fps = pacer_.fps();
