@@ -634,14 +634,18 @@ FlockMetrics BoardFlock::metrics(std::uint32_t sample) const {
   };
   const std::int32_t cx = mean_raw(sx), cy = mean_raw(sy);
   const std::uint32_t stride = sample == 0 || n_ <= sample ? 1 : (n_ + sample - 1) / sample;
+  // Two loops, positions then velocities: each keeps its few sums in registers (one loop
+  // doing both spills them on the M0+, ~30 % slower).
   std::uint64_t dsum = 0, ssum = 0;  // units of 2^-14 px, px/frame
-  std::int64_t hx = 0, hy = 0;       // unit headings, units of 2^-16
-  std::uint32_t count = 0, moving = 0;
-  for (std::uint32_t k = 0; k < n_; k += stride, ++count) {
+  for (std::uint32_t k = 0; k < n_; k += stride) {
     const std::int32_t x = xs[k], y = ys[k];
     const std::uint32_t dx = x >= cx ? std::uint32_t(x) - std::uint32_t(cx) : std::uint32_t(cx) - std::uint32_t(x);
     const std::uint32_t dy = y >= cy ? std::uint32_t(y) - std::uint32_t(cy) : std::uint32_t(cy) - std::uint32_t(y);
     if ((dx | dy) != 0) dsum += q14(length_of(dx, dy));
+  }
+  std::int64_t hx = 0, hy = 0;  // unit headings, units of 2^-16
+  std::uint32_t count = 0, moving = 0;
+  for (std::uint32_t k = 0; k < n_; k += stride, ++count) {
     const std::int32_t vx = vxs[k], vy = vys[k];
     const std::uint32_t ax = magnitude(vx), ay = magnitude(vy);
     if ((ax | ay) == 0) continue;
