@@ -595,9 +595,8 @@ struct Length {
 inline Length length_of(std::uint32_t a, std::uint32_t b) {
   const std::int32_t s = std::int32_t(top_bit(a | b)) - 14;
   if (s > 0) {
-    const std::uint32_t half = 1u << (s - 1);
-    a = (a >> s) + ((a & ((half << 1) - 1)) >= half);  // rounded, without overflowing a + half
-    b = (b >> s) + ((b & ((half << 1) - 1)) >= half);
+    a = ((a >> (s - 1)) + 1) >> 1;  // rounded (without the overflow of a + half)
+    b = ((b >> (s - 1)) + 1) >> 1;
   } else {
     a <<= -s, b <<= -s;
   }
@@ -634,18 +633,14 @@ FlockMetrics BoardFlock::metrics(std::uint32_t sample) const {
   };
   const std::int32_t cx = mean_raw(sx), cy = mean_raw(sy);
   const std::uint32_t stride = sample == 0 || n_ <= sample ? 1 : (n_ + sample - 1) / sample;
-  // Two loops, positions then velocities: each keeps its few sums in registers (one loop
-  // doing both spills them on the M0+, ~30 % slower).
   std::uint64_t dsum = 0, ssum = 0;  // units of 2^-14 px, px/frame
-  for (std::uint32_t k = 0; k < n_; k += stride) {
+  std::int64_t hx = 0, hy = 0;       // unit headings, units of 2^-16
+  std::uint32_t count = 0, moving = 0;
+  for (std::uint32_t k = 0; k < n_; k += stride, ++count) {
     const std::int32_t x = xs[k], y = ys[k];
     const std::uint32_t dx = x >= cx ? std::uint32_t(x) - std::uint32_t(cx) : std::uint32_t(cx) - std::uint32_t(x);
     const std::uint32_t dy = y >= cy ? std::uint32_t(y) - std::uint32_t(cy) : std::uint32_t(cy) - std::uint32_t(y);
     if ((dx | dy) != 0) dsum += q14(length_of(dx, dy));
-  }
-  std::int64_t hx = 0, hy = 0;  // unit headings, units of 2^-16
-  std::uint32_t count = 0, moving = 0;
-  for (std::uint32_t k = 0; k < n_; k += stride, ++count) {
     const std::int32_t vx = vxs[k], vy = vys[k];
     const std::uint32_t ax = magnitude(vx), ay = magnitude(vy);
     if ((ax | ay) == 0) continue;
