@@ -548,8 +548,8 @@ void BoardFlock::end_step() {
 
 // ---------------------------------------------------------------- metrics
 namespace {
-// Integer vector lengths for the metrics (the Cortex-M0+ has no FPU: soft-float square
-// roots and divisions cost ~1,200 cycles a boid; this ~200).
+// Integer vector lengths for the metrics (the Cortex-M0+ has no FPU: in soft float the two
+// square roots and divisions of a boid cost ~4,500 cycles; these ~360, firmware_pico/README.md).
 
 // floor(log2(v)) of a byte (the M0+ has no CLZ instruction either).
 constexpr std::array<std::uint8_t, 256> make_log2_byte() {
