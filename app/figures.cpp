@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "flockscope/core/io.hpp"
 #include "flockscope/plot/ticks.hpp"
@@ -65,16 +66,21 @@ std::vector<fs::path> write_run_plots(const fs::path& dir, const RunSpec& spec, 
   std::vector<double> t = r.times, d, cx, cy, pol;
   for (const auto& m : r.metrics) d.push_back(m.diameter), cx.push_back(m.centroid_x), cy.push_back(m.centroid_y), pol.push_back(m.polarisation);
   std::vector<fs::path> stems;
+  // One quantity against time from 0 up, as DIR/NAME.svg and .png.
+  auto time_plot = [&](const std::string& name, const std::string& title, const std::string& y_label,
+                       const std::vector<double>& y, std::optional<double> y_max) {
+    plot::LinePlot lp;
+    lp.title = title + " (" + who + ")";
+    lp.x.label = "time t (steps x dt)";
+    lp.y.label = y_label;
+    lp.y.min = 0, lp.y.max = y_max;
+    lp.legend = false;
+    lp.series.push_back(plot::make_series(name, t, y));
+    stems.push_back(dir / name);
+    plot::write_plot(stems.back(), lp, size);
+  };
 
-  plot::LinePlot dp;
-  dp.title = "Average flock diameter (" + who + ")";
-  dp.x.label = "time t (steps x dt)";
-  dp.y.label = "flock diameter D (mean distance to the centroid)";
-  dp.y.min = 0;
-  dp.legend = false;
-  dp.series.push_back(plot::make_series("diameter", t, d));
-  stems.push_back(dir / "diameter");
-  plot::write_plot(stems.back(), dp, size);
+  time_plot("diameter", "Average flock diameter", "flock diameter D (mean distance to the centroid)", d, std::nullopt);
 
   plot::LinePlot pp;
   pp.title = "Average flock path (" + who + ")";
@@ -97,15 +103,7 @@ std::vector<fs::path> write_run_plots(const fs::path& dir, const RunSpec& spec, 
   stems.push_back(dir / "path");
   plot::write_plot(stems.back(), pp, world);
 
-  plot::LinePlot op;
-  op.title = "Polarisation (" + who + ")";
-  op.x.label = "time t (steps x dt)";
-  op.y.label = "polarisation |mean unit heading|";
-  op.y.min = 0, op.y.max = 1;
-  op.legend = false;
-  op.series.push_back(plot::make_series("polarisation", t, pol));
-  stems.push_back(dir / "polarisation");
-  plot::write_plot(stems.back(), op, size);
+  time_plot("polarisation", "Polarisation", "polarisation |mean unit heading|", pol, 1);
 
   // Final positions with a short heading tick each; scouts coloured by group.
   plot::LinePlot sp;

@@ -33,6 +33,9 @@ RunSummary summarise_run(const Params& p, std::uint64_t steps, SweepKind kind, c
 
   double sum_d = 0, sum_pol = 0, sum_heading = 0;
   std::uint64_t heading_samples = 0;
+  // The diameter and polarisation as compute_metrics defines them, summed here (with sqrt,
+  // not hypot) in the same pass as the naive boids' centroid and heading: runs.csv's bytes
+  // depend on this order, so it is not compute_metrics' loop (metrics.cpp says why).
   auto sample = [&](std::uint64_t step) {
     if (n == 0) return;
     const float *x = flock.x().data(), *y = flock.y().data(), *vx = flock.vx().data(), *vy = flock.vy().data();

@@ -4,7 +4,6 @@
 // Sections: grid axes | expansion and seeds | run summaries | per-combination summaries |
 // files
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -12,6 +11,8 @@
 #include <set>
 #include <sstream>
 
+#include "../support/scratch.hpp"
+#include "../support/shell.hpp"
 #include "flockscope/core/io.hpp"
 #include "flockscope/core/metrics.hpp"
 #include "flockscope/core/run.hpp"
@@ -23,23 +24,10 @@ using namespace flockscope::experiments;
 
 namespace {
 
-// Each test process works in its own folder (two build trees may run their tests at once)
-// and removes it when done.
-fs::path scratch_root() { return fs::temp_directory_path() / ("flockscope_test_sweep_" + std::to_string(getpid())); }
-struct RemoveScratch : ::testing::Environment {
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(scratch_root(), ec);
-  }
-};
-const auto* const g_remove_scratch = ::testing::AddGlobalTestEnvironment(new RemoveScratch);
+fs::path scratch_root() { return testsupport::scratch_root("sweep"); }
+const auto* const g_remove_scratch = ::testing::AddGlobalTestEnvironment(new testsupport::RemoveAtExit(scratch_root()));
 
-std::string slurp(const fs::path& f) {
-  std::ifstream in(f, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testsupport::slurp;
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path d = scratch_root() / name;

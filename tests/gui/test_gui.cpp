@@ -30,6 +30,14 @@ fs::path test_dir() {
   return d;
 }
 
+// The CSV that export_all wrote into `dir` (empty when there is none).
+fs::path exported_csv(const fs::path& dir) {
+  fs::path csv;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".csv") csv = e.path();
+  return csv;
+}
+
 // A user's drag: move, press, move, release, one frame each.
 void drag(GuiApp& app, float x0, float y0, float x1, float y1) {
   push_mouse(SDL_MOUSEMOTION, x0, y0);
@@ -171,9 +179,7 @@ TEST(GuiExport, CsvParsesBackToThePlottedValues) {
   for (int i = 0; i < 12; ++i) app.frame();
   app.export_all(dir);
   ASSERT_FALSE(app.message_is_error()) << app.message();
-  fs::path csv;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".csv") csv = e.path();
+  const fs::path csv = exported_csv(dir);
   ASSERT_FALSE(csv.empty());
   std::ifstream in(csv);
   std::string line;
@@ -217,9 +223,7 @@ TEST(GuiExport, FourStepsPerFrameExportAndRecordEveryStep) {
   app.stop_recording();
   app.export_all(dir);
   ASSERT_FALSE(app.message_is_error()) << app.message();
-  fs::path csv;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".csv") csv = e.path();
+  const fs::path csv = exported_csv(dir);
   ASSERT_FALSE(csv.empty());
   const auto rows = read_csv(csv);
   ASSERT_EQ(rows.size(), 1u + 401u);  // the header, the first state, 400 steps
@@ -286,9 +290,7 @@ TEST(GuiPlots, BoardMetricsAreShadedAndExportedAsBoard) {
   EXPECT_FALSE(amber(0.12f));
 
   app.export_all(dir);
-  fs::path csv;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".csv") csv = e.path();
+  const fs::path csv = exported_csv(dir);
   const auto rows = read_csv(csv);
   ASSERT_EQ(rows.size(), 101u);
   EXPECT_EQ(rows[1 + 39][9], "state");
