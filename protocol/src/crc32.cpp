@@ -70,10 +70,11 @@ std::uint32_t crc32_update(std::uint32_t state, const std::uint8_t* data, std::s
     // Bytes up to a word boundary, then whole words (a word's first byte is its low one).
     while (n > 0 && (reinterpret_cast<std::uintptr_t>(data) & 3u) != 0) c = step(c, *data++), --n;
     const auto* w = static_cast<const std::uint8_t*>(__builtin_assume_aligned(data, 4));
-#if defined(__ARM_ARCH_6M__)
+#if defined(__ARM_ARCH_6M__) && defined(__OPTIMIZE__)
     // The same loop in Thumb-1 with the four table bases, the word, the CRC and the pointer
     // in the eight low registers (the compiler's version spills: ~35 instructions a word
-    // against these 19).
+    // against these 19). Optimised builds only: without optimisation r7 is the frame
+    // pointer and the eight low registers are not all free.
     if (n >= 4) {
       const std::uint8_t* const end = w + (n & ~std::size_t(3));
       std::uint32_t v, t;
