@@ -130,6 +130,8 @@ class BoardFlock {
   std::uint16_t id(std::uint32_t k) const { return buf_.id[k]; }
   const fix* xs() const { return buf_.x; }  // x(0) .. x(size() - 1), for tight loops
   const fix* ys() const { return buf_.y; }
+  const fix* vxs() const { return buf_.vx; }
+  const fix* vys() const { return buf_.vy; }
   // Scout group of slot k: 0 none, 1 right, 2 left (ids as in core::scout_group).
   std::uint8_t group(std::uint32_t k) const;
   // Places boid `id` (tests: start from a float engine's state). Slots follow ids.
@@ -162,10 +164,13 @@ class BoardFlock {
   // next configure()/reset().
   void set_reach(std::uint32_t r) { reach_pref_ = r < 2 ? 2 : r > kMaxReach ? kMaxReach : r; }
 
-  // Centroid over all boids; diameter, polarisation and mean speed over an even sample of
-  // at most `sample` boids (0: all; a full pass costs two square roots and two divisions a
-  // boid in software floating point), their count in `boids`.
-  FlockMetrics metrics(std::uint32_t sample = 128) const;
+  // core's compute_metrics (centroid, diameter = mean distance to the centroid, mean speed,
+  // polarisation = |sum of unit headings| / moving boids) in integer arithmetic: centroid
+  // over all boids; diameter, polarisation and mean speed over an even sample of at most
+  // `sample` boids (0: all), their count in `boids`. Lengths are integer square roots (a
+  // table and one Newton step on the hardware divider) of the vectors scaled to 15 bits:
+  // within 1e-4 relative of the float result per boid (test BoardFlock.IntegerMetrics*).
+  FlockMetrics metrics(std::uint32_t sample = 0) const;
 
  private:
   std::uint32_t cell_x(fix x) const;
