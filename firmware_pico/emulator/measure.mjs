@@ -3,7 +3,7 @@
 // flockscope_measure_config in the image, and its results are read from
 // flockscope_measure_result in the emulated RAM. Cycle counts are the emulator's (125 MHz),
 // independent of the host's load. A two-core image (flockscope_pico_emu2: it has
-// multicore_launch_core1) runs on two emulated cores (dual_core.mjs); its update phase is
+// multicore_launch_core1_with_stack) runs on two emulated cores (dual_core.mjs); its update phase is
 // timed as a whole, both cores working.
 //
 //   node measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--spawn] [--profile] [--screen PNG] ELF BOIDS
