@@ -1,12 +1,8 @@
 // flockscope on the Raspberry Pi Pico: the fixed-point flock (firmware_pico/logic, shared
 // with the virtual board), shared by both cores, drawn on VGA, streamed over USB CDC.
 //
-// Build switches: flockscope/board/board_config.hpp.
-//
-// Measurement (emulator/measure.mjs, measure_cycles.sh): the runner patches
-// flockscope_measure_config in the flash image; the firmware then runs that many boids
-// with a sink transport playing a connected app (every stream on), times each phase of
-// each frame and leaves the means in flockscope_measure_result for the runner to read.
+// Build switches: flockscope/board/board_config.hpp. The emulator's measurement mode:
+// measure.hpp.
 //
 // Sections: memory | USB transport | the two cores | frame loop
 #include <cstdio>
@@ -16,8 +12,8 @@
 #include "flockscope/board/board_config.hpp"
 #include "flockscope/board/draw.hpp"
 #include "hardware/clocks.h"
-#include "hardware/structs/systick.h"
 #include "hardware/vreg.h"
+#include "measure.hpp"
 #include "pico/stdlib.h"
 #include "tusb.h"
 #ifndef FLOCKSCOPE_SINGLE_CORE
@@ -28,6 +24,7 @@
 #endif
 
 namespace fb = flockscope::board;
+namespace fw = flockscope::firmware;
 using fb::fix;
 
 // ---------------------------------------------------------------- memory
@@ -205,41 +202,6 @@ void draw_frame(fb::Framebuffer& fbuf, bool full_clear, std::uint32_t elapsed_s)
   fb::draw_status(fbuf, f.size(), g_board->pacer().fps(), elapsed_s);
 }
 
-// ---------------------------------------------------------------- measurement
-struct MeasureConfig {
-  std::uint32_t boids, warmup, frames;  // boids 0xFFFFFFFF: no measurement (the normal image)
-};
-struct MeasureResult {
-  std::uint32_t done, boids, frames;  // done = 1 once `frames` frames were averaged
-  std::uint32_t grid, scan, update, draw, link, compute;  // mean cycles per frame
-  std::uint32_t scan_mismatch;  // check_scan() on the first frame: assembly vs C++ (0)
-  std::uint32_t live_frame, live_boids, live_compute;  // the last frame (spawning runs)
-  std::uint32_t cores;  // cores sharing the update (the image's)
-  std::uint32_t hash_lo, hash_hi;  // BoardFlock::state_hash() when done
-  std::uint32_t framebuffer;  // where the screen is (640 x 480, 1 bit a pixel), for a picture
-};
-}  // namespace
-extern "C" {
-// Patched in the flash image by emulator/measure.mjs (volatile: read from flash at run time).
-__attribute__((used)) volatile const MeasureConfig flockscope_measure_config = {0xFFFFFFFFu, 0, 0};
-__attribute__((used)) volatile MeasureResult flockscope_measure_result;
-}
-namespace {
-
-// The measurement's app: a connected port that takes every byte (the link's CPU work,
-// encoding and framing, without the USB driver's copies).
-class SinkTransport final : public fb::Transport {
- public:
-  std::size_t read(std::uint8_t*, std::size_t) override { return 0; }
-  std::size_t write(const std::uint8_t*, std::size_t n) override { return n; }
-  bool connected() override { return true; }
-};
-
-// SysTick as an up-counting cycle counter modulo 2^24 (BoardFlock's profile clock).
-std::uint32_t systick_cycles() { return 0u - systick_hw->cvr; }
-
-constexpr std::uint32_t kCyclesPerUs = FLOCKSCOPE_SYS_CLOCK_KHZ / 1000;
-std::uint32_t cycles_since(std::uint64_t t0_us) { return std::uint32_t((time_us_64() - t0_us) * kCyclesPerUs); }
 }  // namespace
 
 // ---------------------------------------------------------------- frame loop
@@ -262,30 +224,13 @@ int main() {
 #ifdef FLOCKSCOPE_INITIAL_BOIDS
   cfg.boids = FLOCKSCOPE_INITIAL_BOIDS;
 #endif
-  const MeasureConfig mcfg{flockscope_measure_config.boids, flockscope_measure_config.warmup,
-                           flockscope_measure_config.frames};
-  const bool measuring = mcfg.boids != 0xFFFFFFFFu;
-  if (measuring) cfg.boids = mcfg.boids < kCap ? mcfg.boids : kCap;  // 0: the lab's spawning
+  fw::Measurement measure;  // off unless an emulator runner switched it on
+  if (measure.on()) cfg.boids = measure.boids(kCap);
   const fb::FlockBuffers bufs{g_x,    g_y,          g_vx,   g_vy, g_near,
                               g_id,   g_sid,        g_cell, g_cell_start,
                               g_bias, kCap,         FLOCKSCOPE_MAX_CELLS, fb::kMaxScouts};
   g_board = new (g_board_mem) fb::Board(cfg, bufs);
-  SinkTransport sink;
-  if (measuring) {
-    systick_hw->rvr = 0xFFFFFF;
-    systick_hw->cvr = 0;
-    systick_hw->csr = 0x5;  // enabled, processor clock, no interrupt
-    // The per-boid scan timing is one core's (its total is a plain counter): with two
-    // cores the scan is not split out, the update phase is timed as a whole.
-    if (kCores == 1) g_board->flock().set_profile_clock(systick_cycles);
-    flockscope_measure_result.cores = kCores;
-    flockscope_measure_result.framebuffer = std::uint32_t(reinterpret_cast<std::uintptr_t>(g_fb));
-    flockscope_measure_result.boids = cfg.boids;
-    g_board->handle(flockscope::protocol::make_hello(flockscope::protocol::Role::kApp, 0, 1, 0, 100000, 0x1FF,
-                                                     "measure"));
-  }
-  std::uint64_t m_grid = 0, m_scan = 0, m_update = 0, m_draw = 0, m_link = 0;
-  std::uint32_t m_frames = 0, m_seen = 0;
+  if (measure.on()) measure.start(*g_board, cfg.boids, g_fb, kCores);
   fb::Framebuffer fbuf(g_fb);
   fbuf.clear();
 #ifndef FLOCKSCOPE_NO_VGA
@@ -299,25 +244,15 @@ int main() {
   std::uint64_t last_log = time_us_64();
   std::uint64_t cycles_sum = 0;
   std::uint32_t cycles_frames = 0;
-  fb::Transport& io = measuring ? static_cast<fb::Transport&>(sink) : static_cast<fb::Transport&>(g_usb);
+  fb::Transport& io = measure.on() ? measure.transport() : static_cast<fb::Transport&>(g_usb);
   for (;;) {
     tud_task();
     const std::uint64_t tl0 = time_us_64();
     const std::uint64_t deadline = g_board->frame_start(io, time_us_64());
-    std::uint32_t link = cycles_since(tl0);
     const std::uint64_t t0 = time_us_64();
     fb::BoardFlock& f = g_board->flock();
-    std::uint32_t grid = 0, update = 0;
-    if (measuring && g_board->running()) {
-      // step_flock() in its phases, timed; the first frame also checks the scan.
-      f.clear_scan_cycles();
-      begin_step_all();
-      if (m_seen == 0) flockscope_measure_result.scan_mismatch = f.check_scan();
-      grid = cycles_since(t0);
-      const std::uint64_t tu = time_us_64();
-      run_all(kPassUpdate);
-      f.end_step();
-      update = cycles_since(tu);
+    if (measure.on() && g_board->running()) {
+      measure.step(f, t0, begin_step_all, [] { run_all(kPassUpdate); });  // step_flock(), timed
     } else if (g_board->running()) {
       step_flock();
     }
@@ -327,35 +262,8 @@ int main() {
     last_size = f.size();
     last_frame = f.frame();
     const std::uint64_t t1 = time_us_64();
-    const std::uint32_t draw = std::uint32_t((t1 - td) * kCyclesPerUs);
-    const std::uint64_t te = time_us_64();
     g_board->frame_end(t1, std::uint32_t(t1 - t0));
-    if (measuring) {
-      g_board->pump(io);  // the whole frame's output (the sink takes everything)
-      link += cycles_since(te);
-      volatile MeasureResult& r = flockscope_measure_result;
-      r.live_frame = f.frame();
-      r.live_boids = f.size();
-      r.live_compute = std::uint32_t((t1 - t0) * kCyclesPerUs);
-      if (m_seen >= mcfg.warmup && m_frames < mcfg.frames) {
-        m_grid += grid, m_scan += f.scan_cycles(), m_update += update, m_draw += draw, m_link += link;
-        if (++m_frames == mcfg.frames) {
-          r.grid = std::uint32_t(m_grid / m_frames);
-          r.scan = std::uint32_t(m_scan / m_frames);
-          r.update = std::uint32_t((m_update - m_scan) / m_frames);  // update without the scan
-          r.draw = std::uint32_t(m_draw / m_frames);
-          r.link = std::uint32_t(m_link / m_frames);
-          r.compute = std::uint32_t((m_grid + m_update + m_draw) / m_frames);
-          r.frames = m_frames;
-          r.boids = f.size();
-          const std::uint64_t h = f.state_hash();
-          r.hash_lo = std::uint32_t(h);
-          r.hash_hi = std::uint32_t(h >> 32);
-          r.done = 1;
-        }
-      }
-      ++m_seen;
-    }
+    if (measure.on()) measure.end_frame(*g_board, {tl0, t0, td, t1});
     const auto cycles = std::uint32_t((t1 - t0) * (clock_get_hz(clk_sys) / 1000000u));
     cycles_sum += cycles;
     ++cycles_frames;

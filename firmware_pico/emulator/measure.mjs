@@ -1,5 +1,5 @@
 // Cycles per frame of a flockscope firmware ELF in the rp2040js emulator, by phase, with
-// no USB host: the firmware's measurement mode (main.cpp) is switched on by patching
+// no USB host: the firmware's measurement mode (measure.hpp) is switched on by patching
 // flockscope_measure_config in the image, and its results are read from
 // flockscope_measure_result in the emulated RAM. Cycle counts are the emulator's (125 MHz),
 // independent of the host's load. A two-core image (flockscope_pico_emu2: it has

@@ -1,4 +1,4 @@
-// The firmware's measurement mode (main.cpp, MeasureConfig / MeasureResult), shared by the
+// The firmware's measurement mode (measure.hpp, MeasureConfig / MeasureResult), shared by the
 // runners that use it (measure.mjs, vga.mjs): switched on by patching
 // flockscope_measure_config in the loaded image; its results read from
 // flockscope_measure_result in the emulated RAM.
