@@ -169,7 +169,7 @@ void begin_step_all() {
   fb::BoardFlock& f = g_board->flock();
   run_all(kPassCells);
   f.sort_count();
-  g_move_split = f.middle_cell();
+  g_move_split = kCores == 1 ? f.cell_count() : f.middle_cell();  // one core: one pass over the boids
   run_all(kPassMove);
   run_all(kPassFinish);
 }
