@@ -557,9 +557,10 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
       if (vy > vmax_guard) vy = vmax_guard;
       if (vy < -vmax_guard) vy = -vmax_guard;
       // limit_speed only changes a velocity whose speed is outside [min, max]; the squared
-      // test skips its square root for the others (same result, much cheaper).
+      // test skips its square root for the others (same result, much cheaper), and hands
+      // the limit the squared speed it has (limit_speed_sq: the same rule).
       const fix v2 = square(vx) + square(vy);  // = vx * vx + vy * vy (fixed.hpp)
-      if (!(v2 >= min2 && v2 <= max2)) rules::limit_speed(vx, vy, c.minspeed, c.maxspeed, self.vx, self.vy);
+      if (!(v2 >= min2 && v2 <= max2)) rules::limit_speed_sq(vx, vy, v2, c.minspeed, c.maxspeed, self.vx, self.vy);
     });
     buf_.x[k] = nb.x;
     buf_.y[k] = nb.y;
