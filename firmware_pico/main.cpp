@@ -135,12 +135,12 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
 }
 
 #ifndef FLOCKSCOPE_SINGLE_CORE
-// Core 1's stack, in main SRAM: core 0's stack starts at the top of scratch Y and goes
-// below it (main()'s frame is about 1.9 KB and Board::frame_start's about 2.1 KB; the
-// emulator measured core 0 down to 5.9 KB below the top while sending), which is where
-// the SDK's default core 1 stack lies (the top half of scratch X). There it overwrote
-// the frames of a waiting core 1. With core 1's stack here, core 0 has both scratch banks,
-// 8 KB.
+// Core 1's stack, in main SRAM: core 0's stack starts at the top of scratch Y (4 KB) and
+// goes below it (Board::frame_start's frame alone is about 2.1 KB; `measure_cycles.sh
+// --cores 2` prints the depth: 4.3 KB at 2,000 boids, 5.9 KB while the measurement's state
+// was main()'s), into the SDK's default core 1 stack (the top half of scratch X), where it
+// overwrote the frames of a waiting core 1. With core 1's stack here, core 0 has both
+// scratch banks, 8 KB.
 std::uint32_t g_core1_stack[2048 / sizeof(std::uint32_t)];
 
 void core1_main() {
