@@ -22,8 +22,8 @@ Params resolve_params(const std::string& preset, const std::vector<std::string>&
 inline constexpr int kExitBadInput = 2, kExitRuntime = 3;
 
 // Prints "flockscope COMMAND: reason" for a caught exception and returns its exit status.
-// An allocation failure says so in words (it used to reach the user as "cannot create
-// std::vector larger than max_size()").
+// An allocation failure says so in words (not as the library's "cannot create std::vector
+// larger than max_size()").
 int report_error(const char* command, const std::exception& e);
 
 // A progress line on stderr, redrawn in place at most twice a second: "NAME: step 120/1000

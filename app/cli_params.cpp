@@ -10,11 +10,13 @@
 namespace flockscope::cli {
 
 namespace {
+// The rule sets that read the parameter, by name, or "all" (every rule set in rule_names()).
 std::string used_by_text(const ParamDef& d) {
   std::string s;
-  for (const RuleSet r : {RuleSet::Cornell, RuleSet::Report, RuleSet::Blog})
-    if (d.used_by_rules(r)) s += (s.empty() ? "" : ",") + std::string(rule_names()[std::size_t(r)]);
-  return s == "cornell,report,blog" ? "all" : s;
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < rule_names().size(); ++i)
+    if (d.used_by_rules(RuleSet(i))) s += (s.empty() ? "" : ",") + std::string(rule_names()[i]), ++n;
+  return n == rule_names().size() ? "all" : s;
 }
 }  // namespace
 
@@ -26,7 +28,7 @@ void add_params_command(CLI::App& app, int& exit_code) {
     for (const ParamDef& d : param_table()) {
       w_name = std::max(w_name, d.name.size());
       w_def = std::max(w_def, format_param(defaults, d).size());
-      w_range = std::max(w_range, describe_range(d).size());
+      w_range = std::max(w_range, range_text(d).size());
       w_unit = std::max(w_unit, d.unit.size());
       w_rules = std::max(w_rules, used_by_text(d).size());
     }
@@ -37,7 +39,7 @@ void add_params_command(CLI::App& app, int& exit_code) {
     };
     row("name", "default", "range", "unit", "applies", "rules", "help");
     for (const ParamDef& d : param_table())
-      row(std::string(d.name), format_param(defaults, d), describe_range(d), std::string(d.unit),
+      row(std::string(d.name), format_param(defaults, d), range_text(d), std::string(d.unit),
           d.apply == Apply::Live ? "live" : "reset", used_by_text(d), std::string(d.help));
     exit_code = 0;
   });

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "flockscope/core/io.hpp"
 #include "flockscope/plot/ticks.hpp"
@@ -65,16 +66,21 @@ std::vector<fs::path> write_run_plots(const fs::path& dir, const RunSpec& spec, 
   std::vector<double> t = r.times, d, cx, cy, pol;
   for (const auto& m : r.metrics) d.push_back(m.diameter), cx.push_back(m.centroid_x), cy.push_back(m.centroid_y), pol.push_back(m.polarisation);
   std::vector<fs::path> stems;
+  // One quantity against time from 0 up, as DIR/NAME.svg and .png.
+  auto time_plot = [&](const std::string& name, const std::string& title, const std::string& y_label,
+                       const std::vector<double>& y, std::optional<double> y_max) {
+    plot::LinePlot lp;
+    lp.title = title + " (" + who + ")";
+    lp.x.label = "time t (steps x dt)";
+    lp.y.label = y_label;
+    lp.y.min = 0, lp.y.max = y_max;
+    lp.legend = false;
+    lp.series.push_back(plot::make_series(name, t, y));
+    stems.push_back(dir / name);
+    plot::write_plot(stems.back(), lp, size);
+  };
 
-  plot::LinePlot dp;
-  dp.title = "Average flock diameter (" + who + ")";
-  dp.x.label = "time t (steps x dt)";
-  dp.y.label = "flock diameter D (mean distance to the centroid)";
-  dp.y.min = 0;
-  dp.legend = false;
-  dp.series.push_back(plot::make_series("diameter", t, d));
-  stems.push_back(dir / "diameter");
-  plot::write_plot(stems.back(), dp, size);
+  time_plot("diameter", "Average flock diameter", "flock diameter D (mean distance to the centroid)", d, std::nullopt);
 
   plot::LinePlot pp;
   pp.title = "Average flock path (" + who + ")";
@@ -97,15 +103,7 @@ std::vector<fs::path> write_run_plots(const fs::path& dir, const RunSpec& spec, 
   stems.push_back(dir / "path");
   plot::write_plot(stems.back(), pp, world);
 
-  plot::LinePlot op;
-  op.title = "Polarisation (" + who + ")";
-  op.x.label = "time t (steps x dt)";
-  op.y.label = "polarisation |mean unit heading|";
-  op.y.min = 0, op.y.max = 1;
-  op.legend = false;
-  op.series.push_back(plot::make_series("polarisation", t, pol));
-  stems.push_back(dir / "polarisation");
-  plot::write_plot(stems.back(), op, size);
+  time_plot("polarisation", "Polarisation", "polarisation |mean unit heading|", pol, 1);
 
   // Final positions with a short heading tick each; scouts coloured by group.
   plot::LinePlot sp;
@@ -145,18 +143,32 @@ std::vector<fs::path> write_run_plots(const fs::path& dir, const RunSpec& spec, 
 }
 
 // ---------------------------------------------------------------- a sweep's plots
-std::vector<SweepView> sweep_views(SweepKind kind) {
+std::vector<SweepView> sweep_views(SweepKind kind, bool scouts) {
   std::vector<SweepView> v;
   if (kind == SweepKind::Consensus) {
-    v.push_back({"p_right", "P(the flock goes right)"});
-    v.push_back({"decision_time", "time to decide (decided runs)"});
+    v.push_back({"p_right", "P(the flock goes right)",
+                 "the share of runs whose naive boids' centroid reached the right of the interior first", true});
+    v.push_back({"decision_time", "time to decide (decided runs)", "steps x dt until the naive boids' centroid reached a side"});
   }
-  v.push_back({"final_diameter", "final flock diameter D"});
-  v.push_back({"mean_diameter", "time-mean flock diameter D"});
-  v.push_back({"mean_polarisation", "time-mean polarisation"});
-  v.push_back({"final_clusters", "clusters at the end"});
-  v.push_back({"formed", "share of runs in which the flock formed"});
-  v.push_back({"formed_time", "time until the flock first forms"});
+  v.push_back({"final_diameter", "final flock diameter D", "mean distance of the boids to their centroid after the last step"});
+  v.push_back({"mean_diameter", "time-mean flock diameter D", "the flock diameter averaged over every step of the run"});
+  v.push_back({"mean_polarisation", "time-mean polarisation",
+               "|mean unit heading| averaged over every step: 1 all boids fly the same way, near 0 no common heading"});
+  v.push_back({"final_clusters", "clusters at the end", "groups of boids linked through neighbours after the last step"});
+  v.push_back({"formed", "share of runs in which the flock formed", "runs in which every boid was once linked into one group", true});
+  v.push_back({"formed_time", "time until the flock first forms", "steps x dt until the boids were first one group (runs that formed)"});
+  if (scouts) {
+    // Seed 000's question, which way the scouts take the flock, as core's share_right.
+    v.push_back({"mean_share_right", "time-mean share of boids going right",
+                 "the share of boids with vx > 0, averaged over steps 0..N: 0.5 is no side; scout group 1 (biased right) "
+                 "pulls it up, group 2 (biased left) down. The margins turn the flock back, so over a long run it "
+                 "returns toward 0.5: take steps that end before the flock crosses the box",
+                 true});
+    v.push_back({"final_share_right", "share of boids going right at the end",
+                 "the share of boids with vx > 0 after the last step: one snapshot, which swings as the margins turn "
+                 "the flock",
+                 true});
+  }
   return v;
 }
 
@@ -214,7 +226,7 @@ plot::LinePlot line_plot(const SweepSpec& s, const SeriesGroups& groups, const S
                             find_param(s.axes[0].key)->kind != ParamKind::Int);
   if (categorical) lp.x.categories = s.axes[0].labels;
   lp.y.label = view.label;
-  if (view.key == "p_right" || view.key == "formed") lp.y.min = 0, lp.y.max = 1;
+  if (view.share) lp.y.min = 0, lp.y.max = 1;
   for (const auto& [other, members] : groups) {
     plot::Series se;
     for (std::size_t a = 1; a < s.axes.size(); ++a) {
@@ -251,7 +263,7 @@ plot::Heatmap sweep_heatmap(const SweepSpec& s, const std::vector<ComboSummary>&
   hm.value_label = view.label;
   hm.x_categories = s.axes[0].labels;
   hm.y_categories = s.axes[1].labels;
-  if (view.key == "p_right" || view.key == "formed") hm.min = 0, hm.max = 1;
+  if (view.share) hm.min = 0, hm.max = 1;
   const std::size_t nx = hm.x_categories.size();
   hm.values.assign(nx * hm.y_categories.size(), NAN);
   for (const auto& c : combos) {
@@ -275,7 +287,7 @@ SweepPlots write_sweep_plots(const fs::path& dir, const SweepSpec& s, const std:
   const bool lines_ok = groups.size() <= 10;
   if (!lines_ok) out.note = "no line plots: more than 10 series (combinations of the keys after the first)";
 
-  for (const auto& view : sweep_views(s.kind)) {
+  for (const auto& view : sweep_views(s.kind, has_scouts(s))) {
     if (lines_ok) {
       out.stems.push_back(pdir / view.key);
       plot::write_plot(out.stems.back(), line_plot(s, groups, view), size);

@@ -21,11 +21,16 @@ std::vector<std::filesystem::path> write_run_plots(const std::filesystem::path& 
                                                    const RunResult& r, plot::Size size);
 
 // The measures a sweep's summary plots show, in order: key (a summary_metrics name, or
-// p_right) and a label for axes and titles.
+// p_right), a label for axes and titles, what it means (the window's tooltip), and whether
+// it is a share (its axis and colour scale span 0..1).
 struct SweepView {
   std::string key, label;
+  std::string help;
+  bool share = false;
 };
-std::vector<SweepView> sweep_views(experiments::SweepKind kind);
+// `scouts`: the sweep's flocks have scout groups (experiments::has_scouts), which adds the
+// share of boids going right.
+std::vector<SweepView> sweep_views(experiments::SweepKind kind, bool scouts = false);
 // One combination's mean of a measure and its spread band: mean +- sd, or for shares
 // (formed, p_right) the Wilson 95% interval.
 void sweep_value(const experiments::SweepSpec& s, const experiments::ComboSummary& c, const std::string& key, double& mean, double& lo, double& hi);

@@ -34,7 +34,8 @@ std::shared_ptr<GuiArgs> add_gui_options(CLI::App& app) {
   app.add_option("--steps", a->opt.explore_steps, "Window: Explore map steps per run")->capture_default_str()->check(CLI::Range(0, 100000000));
   app.add_option("--explore-out", a->explore_out, "Window: folder for the Explore map's runs.csv, map.png and map.svg");
   app.add_option("--explore-measure", a->opt.explore_measure,
-                 "Window: the Explore map's measure (final_diameter, mean_diameter, mean_polarisation, final_clusters, formed, formed_time)")
+                 "Window: the Explore map's measure (final_diameter, mean_diameter, mean_polarisation, final_clusters, formed, formed_time; "
+                 "with scout groups mean_share_right, final_share_right)")
       ->capture_default_str();
   return a;
 }

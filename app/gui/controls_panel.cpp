@@ -239,7 +239,7 @@ void GuiApp::scrolled_controls() {
   }
 
   if (ImGui::CollapsingHeader("Explore (parameter map)", explore_.has_map() ? ImGuiTreeNodeFlags_DefaultOpen : 0))
-    explore_.controls(edit_, preset_name_, export_dir_);
+    explore_.controls(edit_, preset_name_, export_dir_, rects_);
 
   if (ImGui::CollapsingHeader("Record and replay")) {
     if (recorder_.active())

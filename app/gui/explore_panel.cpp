@@ -54,6 +54,10 @@ CellValue cell_value(const SweepSpec& s, const ComboSummary& c, const std::strin
   return v;
 }
 
+// The measures a map of `spec` can show: sweep's summary plots' (the share going right only
+// where the flocks have scout groups).
+std::vector<cli::SweepView> measures_of(const SweepSpec& spec) { return cli::sweep_views(spec.kind, has_scouts(spec)); }
+
 ImU32 colour_of(double t) {
   const plot::Color c = plot::colormap(std::clamp(t, 0.0, 1.0));
   return IM_COL32(c.r, c.g, c.b, 255);
@@ -126,7 +130,7 @@ std::string ExplorePanel::axis_spec(const AxisPick& a) const {
   return s;
 }
 
-void ExplorePanel::controls(const Params& base, const std::string& preset, const std::string& folder) {
+void ExplorePanel::controls(const Params& base, const std::string& preset, const std::string& folder, WidgetRects& rects) {
   axis_controls("x axis", ax_[0], false);
   axis_controls("y axis", ax_[1], true);
   ImGui::SetNextItemWidth(90);
@@ -136,35 +140,59 @@ void ExplorePanel::controls(const Params& base, const std::string& preset, const
   ImGui::SetNextItemWidth(90);
   ImGui::InputInt("steps", &steps_, 100, 1000);
   steps_ = std::clamp(steps_, 1, 10000000);
+  ImGui::SetNextItemWidth(90);
+  ImGui::InputInt("workers", &jobs_);
+  jobs_ = std::clamp(jobs_, 0, 1024);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Threads that make the map's runs (from the next Start map); 0: all cores but one, which the window keeps");
+  // The measures of the map Start would make (the share going right when its flocks have
+  // scouts); a measure picked for another map stays until Start says why it does not fit.
+  std::vector<std::string> grid;
+  for (const AxisPick& a : ax_)
+    if (a.param >= 0) grid.push_back(axis_spec(a));
+  // Dropping a repeated key keeps one axis: a map of a parameter against itself says nothing.
+  if (grid.size() == 2 && grid[0].substr(0, grid[0].find('=')) == grid[1].substr(0, grid[1].find('='))) grid.pop_back();
+  SweepSpec plan;
+  plan.base = base;
+  for (const auto& g : grid) plan.axes.push_back(GridAxis{g.substr(0, g.find('=')), {}, {}});
+  const auto views = measures_of(plan);
+  std::string shown = measure_;
+  for (const auto& v : views)
+    if (v.key == measure_) shown = v.label;
   ImGui::SetNextItemWidth(200);
-  if (ImGui::BeginCombo("measure", measure_.c_str())) {
-    for (const auto& v : cli::sweep_views(SweepKind::Flock))
+  if (ImGui::BeginCombo("measure", shown.c_str())) {
+    for (const auto& v : views) {
       if (ImGui::Selectable(v.label.c_str(), v.key == measure_)) measure_ = v.key;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (%s)", v.help.c_str(), v.key.c_str());
+    }
     ImGui::EndCombo();
   }
+  if (ImGui::IsItemHovered())
+    for (const auto& v : views)
+      if (v.key == measure_) ImGui::SetTooltip("%s (%s)", v.help.c_str(), v.key.c_str());
   if (ImGui::Button("Start map")) {
     try {
-      std::vector<std::string> grid;
-      for (const AxisPick& a : ax_)
-        if (a.param >= 0) grid.push_back(axis_spec(a));
-      // Dropping a repeated key keeps one axis: a map of a parameter against itself says nothing.
-      if (grid.size() == 2 && grid[0].substr(0, grid[0].find('=')) == grid[1].substr(0, grid[1].find('='))) grid.pop_back();
       start(explore_spec(preset, base, grid, std::uint64_t(reps_), std::uint64_t(steps_)));
     } catch (const std::exception& e) {
       message_ = std::string("cannot start the map: ") + e.what();
       message_error_ = true;
     }
   }
+  rects.remember("explore:Start map");
   if (session_) {
     ExploreSession& s = *session_;
     const bool running = s.running();
     ImGui::SameLine();
     if (running) {
-      if (ImGui::Button(s.paused() ? "Resume" : "Pause")) s.set_paused(!s.paused());
+      const bool paused = s.paused();
+      if (ImGui::Button(paused ? "Resume" : "Pause")) s.set_paused(!paused);
+      rects.remember(paused ? "explore:Resume" : "explore:Pause");
       ImGui::SameLine();
       if (ImGui::Button("Cancel")) s.cancel();
+      rects.remember("explore:Cancel");
     } else if (!s.complete()) {
       if (ImGui::Button("Resume")) s.set_paused(false), s.start();
+      rects.remember("explore:Resume");
     }
     char text[96];
     std::snprintf(text, sizeof text, "%llu / %llu runs%s", static_cast<unsigned long long>(s.done()),
@@ -172,7 +200,9 @@ void ExplorePanel::controls(const Params& base, const std::string& preset, const
     ImGui::ProgressBar(s.total() ? float(double(s.done()) / double(s.total())) : 1.0f, ImVec2(-1, 0), text);
     if (ImGui::Button(show_map_ ? "Show the flock" : "Show the map")) show_map_ = !show_map_;
     ImGui::SameLine();
-    if (ImGui::Button("Export map (SVG, PNG, runs.csv)")) {
+    const bool export_clicked = ImGui::Button("Export map (SVG, PNG, runs.csv)");
+    rects.remember("explore:Export");
+    if (export_clicked) {
       try {
         const auto files = export_files(fs::path(folder) / "explore");
         message_ = "exported " + std::to_string(files.size()) + " files to " + (fs::path(folder) / "explore").string();
@@ -193,14 +223,33 @@ void ExplorePanel::controls(const Params& base, const std::string& preset, const
 
 void ExplorePanel::start(SweepSpec spec) {
   if (spec.axes.empty() || spec.axes.size() > 2) throw InputError("a map sweeps one or two parameters (--explore-grid once or twice)");
+  check_measure(spec, measure_);
   session_.reset();  // cancels and joins the previous map's workers
-  session_ = std::make_unique<ExploreSession>(std::move(spec));
+  session_ = std::make_unique<ExploreSession>(std::move(spec), jobs_);
   seen_revision_ = ~0ull;
   combos_.clear();
   boxes_.clear();
   show_map_ = true;
   message_.clear();
   session_->start();
+}
+
+cli::SweepView ExplorePanel::view_of(const SweepSpec& spec) const {
+  for (const auto& v : measures_of(spec))
+    if (v.key == measure_) return v;
+  return {measure_, measure_, "", false};  // start() lets no other measure through
+}
+
+void ExplorePanel::check_measure(const SweepSpec& spec, const std::string& key) {
+  std::string known;
+  for (const auto& v : measures_of(spec)) {
+    if (v.key == key) return;
+    known += (known.empty() ? "" : ", ") + v.key;
+  }
+  if (key == "mean_share_right" || key == "final_share_right")
+    throw InputError("the share going right (" + key + ") is a measure of flocks with scout groups: " + spec.preset +
+                     " has no scouts1 or scouts2 and the map does not set them");
+  throw InputError("measure " + key + ": not a measure of this map (" + known + ")");
 }
 
 void ExplorePanel::refresh() {
@@ -210,7 +259,7 @@ void ExplorePanel::refresh() {
 }
 
 // ---------------------------------------------------------------- the map
-std::optional<RunPoint> ExplorePanel::map() {
+std::optional<RunPoint> ExplorePanel::map(WidgetRects& rects, bool flock_waits) {
   if (!session_) return std::nullopt;
   refresh();
   const SweepSpec& s = session_->spec();
@@ -219,9 +268,10 @@ std::optional<RunPoint> ExplorePanel::map() {
 
   ImGui::Text("Explore: %s, %llu repeats of %llu steps each", s.preset.c_str(), static_cast<unsigned long long>(s.reps),
               static_cast<unsigned long long>(s.steps));
-  if (busy()) {
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "   the local flock is paused while the map runs");
+  if (busy() && flock_waits) {
+    ImGui::SameLine(0, 24);
+    ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "the flock waits while the map runs (Pause the map to run it)");
+    rects.remember("explore:flock waits");
   }
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -232,35 +282,39 @@ std::optional<RunPoint> ExplorePanel::map() {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(p0, ImVec2(p0.x + avail.x, p0.y + avail.y), IM_COL32(20, 23, 31, 255));
 
-  // Plot area: room for the value labels on the left and below, the colour key on the right.
+  // Plot area: room for the value labels on the left and below, the colour key on the right;
+  // whole pixels, so that cells with whole-pixel edges tile it.
   const float left = 70, bottom = 40, right = 90, top = 14;
-  const ImVec2 a0(p0.x + left, p0.y + top), a1(p0.x + avail.x - right, p0.y + avail.y - bottom);
-  const float aw = std::max(a1.x - a0.x, 8.0f), ah = std::max(a1.y - a0.y, 8.0f);
+  const ImVec2 a0(std::round(p0.x + left), std::round(p0.y + top));
+  const ImVec2 a1(std::max(std::round(p0.x + avail.x - right), a0.x + 8), std::max(std::round(p0.y + avail.y - bottom), a0.y + 8));
+  const float aw = a1.x - a0.x, ah = a1.y - a0.y;
 
-  // The colour scale (or the line's y range) from the finished combinations.
+  const cli::SweepView view = view_of(s);
   std::vector<CellValue> values(static_cast<std::size_t>(n_combos));
-  double lo = INFINITY, hi = -INFINITY;
-  for (const auto& c : combos_) {
-    values[std::size_t(c.combination)] = cell_value(s, c, measure_);
-    const CellValue& v = values[std::size_t(c.combination)];
-    for (double x : {v.mean, v.lo, v.hi})
-      if (std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
-  }
-  if (!(hi > lo)) lo = std::isfinite(lo) ? lo - 0.5 : 0, hi = lo + 1;
-  auto scaled = [&](double v) { return (v - lo) / (hi - lo); };
+  for (const auto& c : combos_) values[std::size_t(c.combination)] = cell_value(s, c, measure_);
 
   const GridAxis& ax = s.axes[0];
   const std::size_t nx = ax.values.size();
   const std::size_t ny = s.axes.size() > 1 ? s.axes[1].values.size() : 1;
   const float cw = aw / float(nx), ch = ah / float(ny);
+  // Cell k's edges, rounded to whole pixels: neighbours share an edge, with no gap or overlap
+  // (the software renderer fills a fractional rectangle short of its edges).
+  auto x_edge = [&](std::size_t k) { return std::round(a0.x + float(k) * cw); };
+  auto y_edge = [&](std::size_t k) { return std::round(a1.y - float(k) * ch); };  // k from the bottom
   std::optional<std::uint64_t> under;
   if (s.axes.size() == 2) {
+    // The colours span the cell means, as in the exported figure (the same heatmap model and
+    // colour range): the intervals are the tooltip's.
+    const plot::Heatmap hm = cli::sweep_heatmap(s, combos_, view);
+    const plot::Range range = plot::colour_range(hm);
+    shown_range_ = range;
     for (std::uint64_t c = 0; c < n_combos; ++c) {
       const std::size_t ix = std::size_t(c / ny), iy = std::size_t(c % ny);
-      const Box b{a0.x + float(ix) * cw, a1.y - float(iy + 1) * ch, a0.x + float(ix + 1) * cw, a1.y - float(iy) * ch};
+      const Box b{x_edge(ix), y_edge(iy + 1), x_edge(ix + 1), y_edge(iy)};
       boxes_[std::size_t(c)] = b;
-      const CellValue& v = values[std::size_t(c)];
-      dl->AddRectFilled(ImVec2(b.x0, b.y0), ImVec2(b.x1, b.y1), std::isfinite(v.mean) ? colour_of(scaled(v.mean)) : IM_COL32(45, 48, 56, 255));
+      const double mean = hm.values[iy * nx + ix];
+      dl->AddRectFilled(ImVec2(b.x0, b.y0), ImVec2(b.x1, b.y1),
+                        std::isfinite(mean) ? colour_of((mean - range.lo) / range.span()) : IM_COL32(45, 48, 56, 255));
       if (hovered && mouse.x >= b.x0 && mouse.x < b.x1 && mouse.y >= b.y0 && mouse.y < b.y1) under = c;
     }
     const std::size_t ystep = std::max<std::size_t>(1, std::size_t(std::ceil(16.0f / ch)));
@@ -269,17 +323,23 @@ std::optional<RunPoint> ExplorePanel::map() {
     dl->AddText(ImVec2(p0.x + 4, p0.y - 2), IM_COL32(230, 235, 240, 255), ("y: " + s.axes[1].key).c_str());
     // Colour key.
     for (int k = 0; k < 64; ++k) {
-      const float y0 = a1.y - ah * float(k + 1) / 64, y1 = a1.y - ah * float(k) / 64;
+      const float y0 = std::round(a1.y - ah * float(k + 1) / 64), y1 = std::round(a1.y - ah * float(k) / 64);
       dl->AddRectFilled(ImVec2(a1.x + 12, y0), ImVec2(a1.x + 28, y1), colour_of((k + 0.5) / 64));
     }
-    dl->AddText(ImVec2(a1.x + 32, a0.y), IM_COL32(200, 205, 215, 255), number_text(hi).c_str());
-    dl->AddText(ImVec2(a1.x + 32, a1.y - 14), IM_COL32(200, 205, 215, 255), number_text(lo).c_str());
+    dl->AddText(ImVec2(a1.x + 32, a0.y), IM_COL32(200, 205, 215, 255), number_text(range.hi).c_str());
+    dl->AddText(ImVec2(a1.x + 32, a1.y - 14), IM_COL32(200, 205, 215, 255), number_text(range.lo).c_str());
   } else {
-    // One parameter: the mean as a line, its 95% interval as a band, one column per value.
-    auto Y = [&](double v) { return a1.y - float(scaled(v)) * ah; };
+    // One parameter: the mean as a line, its 95% interval as a band (cut at the plot's edge:
+    // the height spans the means, as the colours do), one column per value.
+    std::vector<double> means;
+    for (const CellValue& v : values) means.push_back(v.mean);
+    const plot::Range range = view.share ? plot::Range{0, 1} : plot::padded(plot::finite_range(means), 0.05);
+    shown_range_ = range;
+    auto Y = [&](double v) { return a1.y - float((v - range.lo) / range.span()) * ah; };
+    dl->PushClipRect(a0, a1, true);
     std::optional<ImVec2> prev;
     for (std::uint64_t c = 0; c < n_combos; ++c) {
-      const Box b{a0.x + float(c) * cw, a0.y, a0.x + float(c + 1) * cw, a1.y};
+      const Box b{x_edge(std::size_t(c)), a0.y, x_edge(std::size_t(c) + 1), a1.y};
       boxes_[std::size_t(c)] = b;
       if (hovered && mouse.x >= b.x0 && mouse.x < b.x1) {
         under = c;
@@ -298,16 +358,15 @@ std::optional<RunPoint> ExplorePanel::map() {
       dl->AddCircleFilled(pt, 3.5f, IM_COL32(120, 190, 255, 255));
       prev = pt;
     }
-    dl->AddText(ImVec2(p0.x + 4, a0.y), IM_COL32(200, 205, 215, 255), number_text(hi).c_str());
-    dl->AddText(ImVec2(p0.x + 4, a1.y - 14), IM_COL32(200, 205, 215, 255), number_text(lo).c_str());
+    dl->PopClipRect();
+    dl->AddText(ImVec2(p0.x + 4, a0.y), IM_COL32(200, 205, 215, 255), number_text(range.hi).c_str());
+    dl->AddText(ImVec2(p0.x + 4, a1.y - 14), IM_COL32(200, 205, 215, 255), number_text(range.lo).c_str());
   }
   dl->AddRect(a0, a1, IM_COL32(150, 160, 180, 200));
   const std::size_t xstep = std::max<std::size_t>(1, std::size_t(std::ceil(60.0f / cw)));
   for (std::size_t ix = 0; ix < nx; ix += xstep)
     dl->AddText(ImVec2(a0.x + (float(ix) + 0.5f) * cw - 14, a1.y + 4), IM_COL32(200, 205, 215, 255), ax.labels[ix].c_str());
-  std::string title;
-  for (const auto& v : cli::sweep_views(s.kind))
-    if (v.key == measure_) title = v.label;
+  const std::string& title = view.label;
   dl->AddText(ImVec2(a0.x, a1.y + 22), IM_COL32(230, 235, 240, 255),
               ("x: " + ax.key + "    colour / height: " + title + " (mean; click a cell to open its flock)").c_str());
 
@@ -356,9 +415,7 @@ std::vector<fs::path> ExplorePanel::export_files(const fs::path& dir) const {
   const SweepSpec& s = session_->spec();
   write_text_file(dir / "runs.csv", session_->runs_csv());
   const auto combos = session_->combos();
-  cli::SweepView view{measure_, measure_};
-  for (const auto& v : cli::sweep_views(s.kind))
-    if (v.key == measure_) view = v;
+  const cli::SweepView view = view_of(s);
   if (s.axes.size() == 2)
     plot::write_plot(dir / "map", cli::sweep_heatmap(s, combos, view));
   else

@@ -90,7 +90,9 @@ namespace {
 
 // Rows [first, last) of one series as the figure gets it: every point while they are few,
 // else the min/max band per pixel column; a NaN point at every reset, so no line joins one
-// run to the next.
+// run to the next. Not Series::decimate (the screen's): that one reads its min/max pyramid,
+// whose blocks may straddle two pixel columns, and knows no resets; a file figure takes
+// every point of its rows exactly, and its bytes stay as they are.
 plot::Series figure_series(const std::string& name, const Series& s, const std::vector<double>& resets,
                            std::size_t first, std::size_t last, int columns, SeriesColour colour) {
   plot::Series out;

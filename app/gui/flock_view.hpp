@@ -22,8 +22,8 @@ struct ViewHud {
   double elapsed_s = 0;  // wall-clock seconds since the window opened
   bool recording = false;
   std::uint64_t recorded_frames = 0;
-  // Laid over the view when not empty (a board's link is down: the flock shown is the last
-  // frame received).
+  // Laid over the view when not empty: the flock shown is not moving (a board's link is
+  // down and this is the last frame received, or the local flock waits for an Explore map).
   std::string stale;
 };
 

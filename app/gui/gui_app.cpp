@@ -276,7 +276,8 @@ void GuiApp::update() {
     source_moved_ = true;
     recorder_.params(source_->params(), /*always=*/true);
   }
-  // While an Explore map runs, its workers have the cores: the local flock waits.
+  // While an Explore map runs, its workers have the cores: the flock waits (the map and the
+  // view say so; a board runs by itself, below).
   int steps = running_ && !explore_.busy() ? steps_per_frame_ : 0;
   if (step_requested_) steps = std::max(steps, 1), step_requested_ = false;
   if (source_->live()) steps = 1;  // a board runs by itself: take what came
@@ -403,7 +404,7 @@ bool GuiApp::frame() {
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 6));
   ImGui::Begin("Flock", nullptr, fixed | ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
   if (explore_.showing_map()) {
-    if (const auto pt = explore_.map()) open_explore_run(*pt);
+    if (const auto pt = explore_.map(rects_, !source_->live())) open_explore_run(*pt);
   } else {
     if (explore_.has_map()) {
       if (ImGui::Button("Back to the map")) explore_.show_map(true);
@@ -547,8 +548,11 @@ void GuiApp::open_folder(const std::string& dir) {
     children_.push_back(int(pid));
 }
 
-// What lies over the flock view while a board's link is not up (empty: nothing).
+// What lies over the flock view while the flock shown does not move on its own: an Explore
+// map's workers have the cores, or a board's link is not up (empty: nothing).
 std::string GuiApp::stale_view_text() {
+  if (explore_.busy() && !source_->live())
+    return "the flock waits while the Explore map runs\n(Pause or Cancel the map to run it)";
   BoardControls* board = source_->board();
   if (!board) return {};
   const link::LinkStatus st = board->link_status();
@@ -613,10 +617,7 @@ namespace {
 // map.svg) and the screenshot. Prints the frames drawn per second while the map ran.
 int run_explore_headless(GuiApp& app, const GuiOptions& opt, const std::string& screenshot) {
   SweepSpec spec = explore_spec(opt.preset, app.edited_params(), opt.explore_grid, opt.explore_reps, opt.explore_steps);
-  bool known = false;
-  for (const auto& v : cli::sweep_views(spec.kind)) known = known || v.key == opt.explore_measure;
-  if (!known) throw InputError("--explore-measure " + opt.explore_measure + ": not a measure of the map");
-  app.explore().set_measure(opt.explore_measure);
+  app.explore().set_measure(opt.explore_measure);  // start() refuses one the map does not have
   app.explore().start(std::move(spec));
   ExploreSession& s = *app.explore().session();
   const auto t0 = Clock::now();

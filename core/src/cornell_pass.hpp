@@ -33,6 +33,9 @@ using rules::kLanes;
 using rules::v8f;
 using rules::v8i;
 
+// The Cornell rules' coefficients in the float engine's form (flock.cpp).
+rules::CornellCoeffs<float> cornell_coeffs(const Params& p);
+
 // Lanes of a chunk of the grid step's candidate loop (cornell_cell_sums); the sorted
 // previous-frame arrays are padded by as many floats so a chunk's last load stays inside.
 constexpr std::uint32_t kRunLanes = 16;
@@ -126,43 +129,35 @@ struct CornellPass {
 
 [[gnu::always_inline]] inline v8f select(v8i m, v8f a, v8f b) { return v8f((v8i(a) & m) | (v8i(b) & ~m)); }
 
-// The same update for the eight boids in slots [i, i + 8), from their sums (8 floats each,
-// as above), lane for lane the same operations as cornell_update_one, so the same results.
-[[gnu::always_inline]] inline void cornell_update_8(const CornellPass& k, std::uint32_t i, const float* sums) {
-  const auto& c = *k.c;
-  for (std::uint32_t l = 0; l < kLanes; ++l)
-    if (k.sid[i + l] < k.bias_size) {  // scouts (rare): the scalar form applies their bias
-      for (std::uint32_t m = 0; m < kLanes; ++m) cornell_update_one(k, i + m, sums + 8 * m);
-      return;
-    }
-  // Transpose the eight boids' sum vectors into one vector per quantity.
-  v8f r[8];
-  for (std::uint32_t l = 0; l < kLanes; ++l) r[l] = rules::load8(sums + 8 * l);
-  const v8f t0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
-  const v8f t1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
-  const v8f t2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
-  const v8f t3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
-  const v8f t4 = __builtin_shufflevector(r[4], r[5], 0, 8, 1, 9, 4, 12, 5, 13);
-  const v8f t5 = __builtin_shufflevector(r[4], r[5], 2, 10, 3, 11, 6, 14, 7, 15);
-  const v8f t6 = __builtin_shufflevector(r[6], r[7], 0, 8, 1, 9, 4, 12, 5, 13);
-  const v8f t7 = __builtin_shufflevector(r[6], r[7], 2, 10, 3, 11, 6, 14, 7, 15);
-  const v8f u0 = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
-  const v8f u1 = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
-  const v8f u2 = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
-  const v8f u3 = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
-  const v8f u4 = __builtin_shufflevector(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13);
-  const v8f u5 = __builtin_shufflevector(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15);
-  const v8f u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
-  const v8f u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
-  const v8f close_dx = __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
-  const v8f close_dy = __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
-  const v8f xpos = __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
-  const v8f ypos = __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
-  const v8f xvel = __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
-  const v8f yvel = __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
-  const v8f count = __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
+// One vector of each neighbour sum, lane l for the boid in slot i + l.
+struct SumVectors {
+  v8f close_dx, close_dy, xpos, ypos, xvel, yvel, count;
+};
 
-  const v8f X = rules::load8(k.sx + i), Y = rules::load8(k.sy + i);
+// The update of the m <= 8 boids in slots [i, i + m) from their sums, lane for lane the same
+// operations as cornell_update_one, so the same results. Lanes m..7 are computed from
+// whatever their slots hold (the arrays are padded) and not stored. Returns the new
+// positions (lanes below m; the scout path leaves them in memory only and returns the stored ones).
+struct NewPositions {
+  v8f x, y;
+};
+[[gnu::always_inline]] inline NewPositions cornell_update_lanes(const CornellPass& k, std::uint32_t i, std::uint32_t m,
+                                                        const SumVectors& s) {
+  const auto& c = *k.c;
+  for (std::uint32_t l = 0; l < m; ++l)
+    if (k.sid[i + l] < k.bias_size) {  // scouts (rare): the scalar form applies their bias
+      for (std::uint32_t q = 0; q < m; ++q) {
+        const float sums[8] = {s.close_dx[q], s.close_dy[q], s.xpos[q], s.ypos[q], s.xvel[q], s.yvel[q], s.count[q], 0};
+        cornell_update_one(k, i + q, sums);
+      }
+      NewPositions out{};
+      for (std::uint32_t q = 0; q < m; ++q) out.x[q] = k.x[i + q], out.y[q] = k.y[i + q];
+      for (std::uint32_t q = m; q < kLanes; ++q) out.x[q] = out.x[0], out.y[q] = out.y[0];
+      return out;
+    }
+  const v8f close_dx = s.close_dx, close_dy = s.close_dy, xpos = s.xpos, ypos = s.ypos, xvel = s.xvel,
+            yvel = s.yvel, count = s.count;
+    const v8f X = rules::load8(k.sx + i), Y = rules::load8(k.sy + i);
   const v8f VX = rules::load8(k.svx + i), VY = rules::load8(k.svy + i);
   const v8f zero{};
   v8f vx = VX, vy = VY;
@@ -221,11 +216,50 @@ struct CornellPass {
       vx[l] = svx, vy[l] = svy;
     }
   const v8f nx = X + vx * c.dt, ny = Y + vy * c.dt;
-  std::memcpy(k.x + i, &nx, sizeof nx);
-  std::memcpy(k.y + i, &ny, sizeof ny);
-  std::memcpy(k.vx + i, &vx, sizeof vx);
-  std::memcpy(k.vy + i, &vy, sizeof vy);
-  std::memcpy(k.id + i, k.sid + i, 8 * sizeof(std::uint32_t));
+  if (m == kLanes) {
+    std::memcpy(k.x + i, &nx, sizeof nx);
+    std::memcpy(k.y + i, &ny, sizeof ny);
+    std::memcpy(k.vx + i, &vx, sizeof vx);
+    std::memcpy(k.vy + i, &vy, sizeof vy);
+    std::memcpy(k.id + i, k.sid + i, 8 * sizeof(std::uint32_t));
+    return {nx, ny};
+  }
+  for (std::uint32_t l = 0; l < m; ++l)
+    k.x[i + l] = nx[l], k.y[i + l] = ny[l], k.vx[i + l] = vx[l], k.vy[i + l] = vy[l], k.id[i + l] = k.sid[i + l];
+  return {nx, ny};
+}
+
+// The update of the eight boids in slots [i, i + 8) from their sums (8 floats each, as in
+// cornell_update_one).
+[[gnu::always_inline]] inline void cornell_update_8(const CornellPass& k, std::uint32_t i, const float* sums) {
+  // Transpose the eight boids' sum vectors into one vector per quantity.
+  v8f r[8];
+  for (std::uint32_t l = 0; l < kLanes; ++l) r[l] = rules::load8(sums + 8 * l);
+  const v8f t0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
+  const v8f t1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
+  const v8f t2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
+  const v8f t3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
+  const v8f t4 = __builtin_shufflevector(r[4], r[5], 0, 8, 1, 9, 4, 12, 5, 13);
+  const v8f t5 = __builtin_shufflevector(r[4], r[5], 2, 10, 3, 11, 6, 14, 7, 15);
+  const v8f t6 = __builtin_shufflevector(r[6], r[7], 0, 8, 1, 9, 4, 12, 5, 13);
+  const v8f t7 = __builtin_shufflevector(r[6], r[7], 2, 10, 3, 11, 6, 14, 7, 15);
+  const v8f u0 = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
+  const v8f u1 = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
+  const v8f u2 = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
+  const v8f u3 = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
+  const v8f u4 = __builtin_shufflevector(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13);
+  const v8f u5 = __builtin_shufflevector(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15);
+  const v8f u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
+  const v8f u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
+  const v8f close_dx = __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
+  const v8f close_dy = __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
+  const v8f xpos = __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
+  const v8f ypos = __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
+  const v8f xvel = __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
+  const v8f yvel = __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
+  const v8f count = __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
+
+  cornell_update_lanes(k, i, kLanes, {close_dx, close_dy, xpos, ypos, xvel, yvel, count});
 }
 
 // The three slot runs of a cell's 3x3 block: [run[0], run[1]), [run[2], run[3]), [run[4], run[5]).

@@ -26,6 +26,7 @@ namespace flockscope {
 using rules::Boid;
 using grid_step::CornellPass;
 using grid_step::kRunLanes;
+using grid_step::cornell_coeffs;
 using grid_step::LaneSums;
 using grid_step::RowShares;
 using rules::kLanes;
@@ -50,13 +51,15 @@ Flock::Flock(const Params& params, const FlockSnapshot& initial) : active_(param
 namespace {
 // A velocity as each rule set's source initialises it.
 void spawn_velocity(const Params& p, Pcg32& rng, float& vx, float& vy) {
-  if (p.rule_set() == RuleSet::Blog) {  // seed 003: each component uniform in [-V0, V0]
-    vx = float(rng.uniform(-p.maxspeed, p.maxspeed));
-    vy = float(rng.uniform(-p.maxspeed, p.maxspeed));
-    return;
-  }
   double lo = p.minspeed, hi = p.maxspeed;  // seed 001: "within min/max speed limits"
-  if (p.rule_set() == RuleSet::Report) lo = 0, hi = p.V_max;
+  switch (p.rule_set()) {
+    case RuleSet::Blog:  // seed 003: each component uniform in [-V0, V0]
+      vx = float(rng.uniform(-p.maxspeed, p.maxspeed));
+      vy = float(rng.uniform(-p.maxspeed, p.maxspeed));
+      return;
+    case RuleSet::Report: lo = 0, hi = p.V_max; break;
+    case RuleSet::Cornell: break;
+  }
   double dvx, dvy;
   random_velocity(rng, lo, hi, dvx, dvy);
   vx = float(dvx);
@@ -140,7 +143,9 @@ void fill_common(Coeffs& c, const Params& p) {
   c.separation = p.separation;
 }
 
-rules::CornellCoeffs<float> cornell_coeffs(const Params& p) {
+}  // namespace
+
+rules::CornellCoeffs<float> grid_step::cornell_coeffs(const Params& p) {
   rules::CornellCoeffs<float> c{};
   fill_common(c, p);
   c.range = float(std::max(p.visualRange, p.protectedRange));
@@ -161,6 +166,11 @@ rules::CornellCoeffs<float> cornell_coeffs(const Params& p) {
   return c;
 }
 
+namespace {
+
+// The report's and the blog's coefficients: alike in shape, each its own seed's parameters
+// (S_sep, S_align, S_coh, V_max against centeringfactor, avoidfactor, matchingfactor); what
+// they share is fill_common's.
 rules::ReportCoeffs<float> report_coeffs(const Params& p) {
   rules::ReportCoeffs<float> c{};
   fill_common(c, p);
@@ -598,9 +608,12 @@ void Flock::step_boids_in_place() {
 void Flock::step_predators() {
   const Params& p = active_;
   const auto c = cornell_coeffs(p);
-  const bool report = p.rule_set() == RuleSet::Report;
-  const float lo = report ? 0.0f : c.minspeed;
-  const float hi = report ? float(p.V_max) : c.maxspeed;
+  float lo = c.minspeed, hi = c.maxspeed;
+  switch (p.rule_set()) {
+    case RuleSet::Report: lo = 0.0f, hi = float(p.V_max); break;
+    case RuleSet::Cornell:
+    case RuleSet::Blog: break;
+  }
   for (auto& pr : predators_) {
     const float old_vx = pr.vx, old_vy = pr.vy;
     rules::cornell_edges(pr.x, pr.y, pr.vx, pr.vy, c);

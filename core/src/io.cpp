@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "flockscope/core/text.hpp"
+
 #ifndef FLOCKSCOPE_SOURCE_ASSETS
 #define FLOCKSCOPE_SOURCE_ASSETS "assets"
 #endif
@@ -197,17 +199,13 @@ void save_preset(const Params& p, const fs::path& file, std::string_view descrip
 }
 
 namespace {
+// A state file's cells, with blanks and the quotes some spreadsheet exports put around cells
+// stripped (the experiments' own tables have no quotes: csv_table.cpp trims blanks alone).
 std::vector<std::string_view> split_csv(std::string_view line) {
-  std::vector<std::string_view> cells;
-  std::size_t b = 0;
-  for (;;) {
-    const std::size_t e = line.find(',', b);
-    std::string_view c = line.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b);
+  std::vector<std::string_view> cells = split(line, ',');
+  for (std::string_view& c : cells) {
     while (!c.empty() && (c.front() == ' ' || c.front() == '"')) c.remove_prefix(1);
     while (!c.empty() && (c.back() == ' ' || c.back() == '"' || c.back() == '\r')) c.remove_suffix(1);
-    cells.push_back(c);
-    if (e == std::string_view::npos) break;
-    b = e + 1;
   }
   return cells;
 }

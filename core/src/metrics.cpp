@@ -16,7 +16,11 @@ namespace flockscope {
 PointsView view_of(const Flock& f) { return {f.x().data(), f.y().data(), f.vx().data(), f.vy().data(), f.size()}; }
 
 double cluster_radius(const Params& p) {
-  if (p.rule_set() == RuleSet::Report) return p.vision_infinite() ? INFINITY : p.D_vis;
+  switch (p.rule_set()) {
+    case RuleSet::Report: return p.vision_infinite() ? INFINITY : p.D_vis;
+    case RuleSet::Cornell:
+    case RuleSet::Blog: break;
+  }
   return p.visualRange;
 }
 
@@ -276,6 +280,11 @@ int count_clusters(const PointsView& pts, double radius) {
 
 }  // namespace
 
+// The whole-flock sums in boid order, with hypot(): metrics.csv's bits. The same quantities
+// are summed twice more on purpose, each in its own order: compute_step_metrics (the window's
+// every-step metrics, in fixed lanes on threads: equal to rounding, step_metrics.cpp) and a
+// sweep run's per-step sample (experiments/src/run_summary.cpp, in one pass with the consensus
+// study's naive boids). One shared loop would change the bits of metrics.csv or runs.csv.
 Metrics compute_metrics(const PointsView& pts, double radius, const MetricsOptions& opt) {
   Metrics m;
   const std::size_t n = pts.n;

@@ -126,16 +126,24 @@ double get_param(const Params& p, const ParamDef& def) {
   return 0.0;
 }
 
-std::string describe_range(const ParamDef& def) {
+std::string range_text(const ParamDef& def) {
   if (def.kind == ParamKind::Bool) return "true or false";
   if (def.kind == ParamKind::Choice) {
     std::string s;
     for (auto n : choice_names(def)) s += (s.empty() ? "" : " | ") + std::string(n);
     return s;
   }
-  std::string s = "[";
-  s.append(number_text(def.min)).append(", ").append(number_text(def.max)).append("]");
-  if (!def.unit.empty()) s.append(" ").append(def.unit);
+  // Whole-number parameters' bounds as whole numbers, as format_param writes their values
+  // (the seed's 4294967295, not %.9g's 4.2949673e+09).
+  auto bound = [&](double v) {
+    return def.kind == ParamKind::Int ? std::to_string(static_cast<long long>(v)) : number_text(v);
+  };
+  return "[" + bound(def.min) + ", " + bound(def.max) + "]";
+}
+
+std::string describe_range(const ParamDef& def) {
+  std::string s = range_text(def);
+  if (def.kind != ParamKind::Bool && def.kind != ParamKind::Choice && !def.unit.empty()) s.append(" ").append(def.unit);
   return s;
 }
 

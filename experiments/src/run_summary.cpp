@@ -1,5 +1,6 @@
 // One run of a sweep, measured (run_summary.hpp): the flock's diameter, polarisation and
-// formation, and for the consensus study the decision and the naive boids' heading.
+// formation, the share going right, and for the consensus study the decision and the naive
+// boids' heading.
 #include "flockscope/experiments/run_summary.hpp"
 
 #include <algorithm>
@@ -31,16 +32,20 @@ RunSummary summarise_run(const Params& p, std::uint64_t steps, SweepKind kind, c
   MetricsOptions cluster_only;
   cluster_only.nearest_neighbour = false;
 
-  double sum_d = 0, sum_pol = 0, sum_heading = 0;
+  double sum_d = 0, sum_pol = 0, sum_heading = 0, sum_right = 0;
   std::uint64_t heading_samples = 0;
+  // The diameter and polarisation as compute_metrics defines them, summed here (with sqrt,
+  // not hypot) in the same pass as the naive boids' centroid and heading: runs.csv's bytes
+  // depend on this order, so it is not compute_metrics' loop (metrics.cpp says why).
   auto sample = [&](std::uint64_t step) {
     if (n == 0) return;
     const float *x = flock.x().data(), *y = flock.y().data(), *vx = flock.vx().data(), *vy = flock.vy().data();
     const std::uint32_t* ids = flock.ids().data();
     double sx = 0, sy = 0, hx = 0, hy = 0, nx = 0, nhx = 0;
-    std::size_t moving = 0, naive = 0;
+    std::size_t moving = 0, naive = 0, right = 0;
     for (std::size_t i = 0; i < n; ++i) {
       sx += x[i], sy += y[i];
+      right += vx[i] > 0;
       const double s = std::sqrt(double(vx[i]) * vx[i] + double(vy[i]) * vy[i]);
       if (s > 0) hx += vx[i] / s, hy += vy[i] / s, ++moving;
       if (consensus && ids[i] >= scouts) {
@@ -60,6 +65,7 @@ RunSummary summarise_run(const Params& p, std::uint64_t steps, SweepKind kind, c
     }
     sum_d += d / double(n);
     sum_pol += moving ? std::sqrt(hx * hx + hy * hy) / double(moving) : 0.0;
+    sum_right += double(right) / double(n);
     if (!r.formed && (step % every == 0 || step == steps)) {
       // Only the clusters: the diameter and polarisation were summed above.
       Metrics m;
@@ -89,6 +95,8 @@ RunSummary summarise_run(const Params& p, std::uint64_t steps, SweepKind kind, c
   r.final_clusters = last.clusters;
   r.mean_diameter = sum_d / double(steps + 1);
   r.mean_polarisation = sum_pol / double(steps + 1);
+  r.final_share_right = last.share_right;
+  r.mean_share_right = sum_right / double(steps + 1);
   r.naive_heading = heading_samples ? sum_heading / double(heading_samples) : NAN;
   return r;
 }

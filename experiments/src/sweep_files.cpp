@@ -32,7 +32,14 @@ std::vector<std::string> runs_columns(const SweepSpec& s) {
                         "formed", "formed_time"})
     c.push_back(m);
   if (consensus) c.push_back("decision"), c.push_back("decision_time"), c.push_back("naive_heading");
+  // Last: added after the others, so scripts that read the earlier columns by position still can.
+  c.push_back("final_share_right"), c.push_back("mean_share_right");
   return c;
+}
+
+bool has_scouts(const SweepSpec& s) {
+  return s.base.scouts1 > 0 || s.base.scouts2 > 0 || axes_have(s, "scouts1") || axes_have(s, "scouts2") ||
+         axes_have(s, kInformedKey);
 }
 
 std::string runs_header(const SweepSpec& s) {
@@ -51,16 +58,19 @@ std::string runs_row(const SweepSpec& s, const RunPoint& pt, const RunSummary& r
   for (double v : {r.final_diameter, r.mean_diameter, r.final_polarisation, r.mean_polarisation}) row << number_cell(v);
   row << r.final_clusters << (r.formed ? "1" : "0") << number_cell(r.formed ? r.formed_time : NAN);
   if (consensus) row << r.decision << number_cell(r.decision != 0 ? r.decision_time : NAN) << number_cell(r.naive_heading);
+  row << number_cell(r.final_share_right) << number_cell(r.mean_share_right);
   return row.text;
 }
 
 // ---------------------------------------------------------------- per-combination summaries
 const std::vector<std::string>& summary_metrics(SweepKind kind) {
   static const std::vector<std::string> flock = {"final_diameter", "mean_diameter", "final_polarisation",
-                                                 "mean_polarisation", "final_clusters", "formed", "formed_time"};
+                                                 "mean_polarisation", "final_clusters", "formed", "formed_time",
+                                                 "final_share_right", "mean_share_right"};
+  // The share going right last here too, as in runs.csv.
   static const std::vector<std::string> consensus = [] {
     auto m = flock;
-    m.push_back("decision_time");
+    m.insert(m.end() - 2, "decision_time");
     return m;
   }();
   return kind == SweepKind::Consensus ? consensus : flock;

@@ -13,16 +13,6 @@
 
 namespace flockscope::experiments::detail {
 
-inline std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  for (std::size_t b = 0;;) {
-    const std::size_t e = s.find(sep, b);
-    out.push_back(s.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b));
-    if (e == std::string_view::npos) return out;
-    b = e + 1;
-  }
-}
-
 inline bool parse_u64(std::string_view t, std::uint64_t& v) {
   auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
   return ec == std::errc() && ptr == t.data() + t.size() && !t.empty();

@@ -286,6 +286,14 @@ Scene layout(const LinePlot& p, Size size) {
 }
 
 // ---------------------------------------------------------------- heatmap layout
+Range colour_range(const Heatmap& hm) {
+  Range vr = finite_range(hm.values);
+  if (hm.min) vr.lo = *hm.min;
+  if (hm.max) vr.hi = *hm.max;
+  if (!(vr.hi > vr.lo)) vr = padded({vr.lo, vr.lo}, 0.05);
+  return vr;
+}
+
 Scene layout(const Heatmap& hm, Size size) {
   Scene s;
   s.width = size.width, s.height = size.height;
@@ -296,10 +304,7 @@ Scene layout(const Heatmap& hm, Size size) {
     const std::size_t k = iy * nx + ix;
     return k < hm.values.size() ? hm.values[k] : NAN;
   };
-  Range vr = finite_range(hm.values);
-  if (hm.min) vr.lo = *hm.min;
-  if (hm.max) vr.hi = *hm.max;
-  if (!(vr.hi > vr.lo)) vr = padded({vr.lo, vr.lo}, 0.05);
+  const Range vr = colour_range(hm);
 
   double ylab_w = 0;
   for (const auto& c : hm.y_categories) ylab_w = std::max(ylab_w, text_width(c, kTickSize));

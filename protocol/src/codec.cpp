@@ -6,11 +6,8 @@
 // compile.
 //
 // The writers and parsers look alike on purpose: each spells its message's layout field by
-// field at PROTOCOL.md's offsets, never a struct copy (the wire's byte order and padding are
-// not the compiler's).
-//
-// Every offset below is the one in PROTOCOL.md's layout tables; fields are put and
-// got one by one through le::, never by copying structs.
+// field through le:: at the offsets of PROTOCOL.md's layout tables, never a struct copy (the
+// wire's byte order and padding are not the compiler's).
 #include "flockscope/protocol/codec.hpp"
 
 #include <cstring>

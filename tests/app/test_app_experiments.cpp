@@ -2,7 +2,6 @@
 // bytes on any job count, resume, shards + sweep-merge and the documented shell merge),
 // consensus and plot, and their one-line errors.
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -10,22 +9,15 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include "../support/scratch.hpp"
 #include "../support/shell.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-// Each test process works in its own folder (two build trees may run their tests at once)
-// and removes it when done.
-fs::path scratch_root() { return fs::temp_directory_path() / ("flockscope_test_experiments_" + std::to_string(getpid())); }
-struct RemoveScratch : ::testing::Environment {
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(scratch_root(), ec);
-  }
-};
-const auto* const g_remove_scratch = ::testing::AddGlobalTestEnvironment(new RemoveScratch);
+fs::path scratch_root() { return testsupport::scratch_root("experiments"); }
+const auto* const g_remove_scratch = ::testing::AddGlobalTestEnvironment(new testsupport::RemoveAtExit(scratch_root()));
 
 using testsupport::Result;
 using testsupport::sh;
@@ -150,7 +142,8 @@ TEST(CliExperiments, ConsensusEndToEnd) {
   const std::string runs = slurp(d / "runs.csv");
   EXPECT_EQ(runs.substr(0, runs.find('\n')),
             "run,combination,rep,seed,informed,boids,dynamicbias,scouts1,scouts2,final_diameter,mean_diameter,"
-            "final_polarisation,mean_polarisation,final_clusters,formed,formed_time,decision,decision_time,naive_heading");
+            "final_polarisation,mean_polarisation,final_clusters,formed,formed_time,decision,decision_time,naive_heading,"
+            "final_share_right,mean_share_right");
   EXPECT_EQ(line_count(d / "runs.csv"), 1u + 12u);
   EXPECT_NE(slurp(d / "summary.csv").find("p_right"), std::string::npos);
   EXPECT_EQ(png_size(d / "plots" / "p_right.png"), (std::pair<int, int>{800, 500}));

@@ -19,6 +19,7 @@
 #include <regex>
 #include <sstream>
 #include <thread>
+#include "../support/scratch.hpp"
 #include "../support/shell.hpp"
 
 extern char** environ;
@@ -27,15 +28,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path scratch_root() { return fs::temp_directory_path() / ("flockscope_test_mpi_" + std::to_string(getpid())); }
-struct Environment : ::testing::Environment {
+fs::path scratch_root() { return testsupport::scratch_root("mpi"); }
+struct Environment : testsupport::RemoveAtExit {
+  Environment() : RemoveAtExit(scratch_root()) {}
   void SetUp() override {
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(scratch_root(), ec);
   }
 };
 const auto* const g_env = ::testing::AddGlobalTestEnvironment(new Environment);

@@ -104,33 +104,11 @@ TEST(Metrics, NearestNeighbourAndClustersMatchBruteForce) {
     p.y.push_back(float(clump ? 200 + rng.uniform(0, 30) : rng.uniform(-300, 900)));
     p.vx.push_back(1), p.vy.push_back(0);
   }
-  double total = 0;
-  for (std::size_t i = 0; i < p.x.size(); ++i) {
-    double best = INFINITY;
-    for (std::size_t j = 0; j < p.x.size(); ++j)
-      if (i != j) best = std::min(best, std::hypot(double(p.x[i]) - p.x[j], double(p.y[i]) - p.y[j]));
-    total += best;
-  }
-  EXPECT_NEAR(compute_metrics(p.view(), 40).mean_nn_distance, total / double(p.x.size()), 1e-9);
+  EXPECT_NEAR(compute_metrics(p.view(), 40).mean_nn_distance, brute_mean_nn(p), 1e-9);
 
   // Clusters by brute-force flood fill.
   const double r = 60;
-  std::vector<int> label(p.x.size(), -1);
-  int groups = 0;
-  for (std::size_t s = 0; s < p.x.size(); ++s) {
-    if (label[s] >= 0) continue;
-    std::vector<std::size_t> todo{s};
-    label[s] = groups;
-    while (!todo.empty()) {
-      const std::size_t i = todo.back();
-      todo.pop_back();
-      for (std::size_t j = 0; j < p.x.size(); ++j) {
-        const double dx = double(p.x[i]) - p.x[j], dy = double(p.y[i]) - p.y[j];
-        if (label[j] < 0 && dx * dx + dy * dy < r * r) label[j] = groups, todo.push_back(j);
-      }
-    }
-    ++groups;
-  }
+  const int groups = brute_clusters(p, r);
   EXPECT_EQ(compute_metrics(p.view(), r).clusters, groups);
   EXPECT_GT(groups, 10);
 }

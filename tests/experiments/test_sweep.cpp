@@ -4,7 +4,6 @@
 // Sections: grid axes | expansion and seeds | run summaries | per-combination summaries |
 // files
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -12,6 +11,8 @@
 #include <set>
 #include <sstream>
 
+#include "../support/scratch.hpp"
+#include "../support/shell.hpp"
 #include "flockscope/core/io.hpp"
 #include "flockscope/core/metrics.hpp"
 #include "flockscope/core/run.hpp"
@@ -23,23 +24,10 @@ using namespace flockscope::experiments;
 
 namespace {
 
-// Each test process works in its own folder (two build trees may run their tests at once)
-// and removes it when done.
-fs::path scratch_root() { return fs::temp_directory_path() / ("flockscope_test_sweep_" + std::to_string(getpid())); }
-struct RemoveScratch : ::testing::Environment {
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(scratch_root(), ec);
-  }
-};
-const auto* const g_remove_scratch = ::testing::AddGlobalTestEnvironment(new RemoveScratch);
+fs::path scratch_root() { return testsupport::scratch_root("sweep"); }
+const auto* const g_remove_scratch = ::testing::AddGlobalTestEnvironment(new testsupport::RemoveAtExit(scratch_root()));
 
-std::string slurp(const fs::path& f) {
-  std::ifstream in(f, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testsupport::slurp;
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path d = scratch_root() / name;
@@ -255,6 +243,51 @@ TEST(SweepSummary, FormedIsTheFirstCheckWithOneCluster) {
   p.visualRange = 40;
   o.form_radius = 100;
   EXPECT_EQ(formation_radius(p, o), 40);
+}
+
+TEST(SweepSummary, ShareGoingRightIsCoresShareRightAtTheEndAndOverTheRun) {
+  // Every boid a scout with full bias and no other rules: from step 1 on vx is +1 (group 1)
+  // or -1 (group 2) before the speed limit of 1 rescales it, so every boid goes right (or
+  // left). Step 0 is the spawned flock, whose share the metrics count.
+  Params p;
+  p.boids = 20;
+  p.scouts1 = 20;
+  p.biasval = 1;
+  p.dynamicbias = false;
+  p.cohesion = p.separation = p.alignment = false;
+  p.turnfactor = 0;
+  p.predators = 0;
+  p.minspeed = p.maxspeed = 1;
+  p.seed = 5;
+  const double spawned = compute_metrics(Flock(p)).share_right;
+  ASSERT_GT(spawned, 0.1);
+  ASSERT_LT(spawned, 0.9);
+  const RunSummary right = summarise_run(p, 9, SweepKind::Flock, SummaryOptions{});
+  EXPECT_EQ(right.final_share_right, 1);
+  EXPECT_DOUBLE_EQ(right.mean_share_right, (spawned + 9) / 10);
+  p.scouts1 = 0, p.scouts2 = 20;
+  const RunSummary left = summarise_run(p, 9, SweepKind::Flock, SummaryOptions{});
+  EXPECT_EQ(left.final_share_right, 0);
+  EXPECT_DOUBLE_EQ(left.mean_share_right, spawned / 10);
+  // The last two columns of runs.csv, in any kind of sweep.
+  SweepSpec s;
+  s.base = p;
+  s.axes.push_back(parse_grid_axis("biasval=1"));
+  for (SweepKind kind : {SweepKind::Flock, SweepKind::Consensus}) {
+    s.kind = kind;
+    const Table t = parse_csv_table(runs_header(s) + "\n" + runs_row(s, run_point(s, 0), right));
+    ASSERT_GE(t.columns.size(), 2u);
+    EXPECT_EQ(t.columns[t.columns.size() - 2], "final_share_right");
+    EXPECT_EQ(t.columns.back(), "mean_share_right");
+    EXPECT_EQ(t.number(0, t.column("final_share_right")), 1);
+    EXPECT_DOUBLE_EQ(t.number(0, t.column("mean_share_right")), right.mean_share_right);
+  }
+  // A measure of sweeps whose flocks have scouts: the base's, or an axis that sets them.
+  EXPECT_TRUE(has_scouts(s));
+  s.base.scouts2 = 0;
+  EXPECT_FALSE(has_scouts(s));
+  s.axes.push_back(parse_grid_axis("scouts1=0,5"));
+  EXPECT_TRUE(has_scouts(s));
 }
 
 TEST(SweepSummary, ScoutsThatAllGoRightDecideRight) {

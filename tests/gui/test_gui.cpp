@@ -3,7 +3,6 @@
 // on what it drew (pixels), what core ended up with (parameter values) and what it wrote.
 #include <SDL.h>
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -15,6 +14,7 @@
 #include "flockscope/core/io.hpp"
 #include "gui_app.hpp"
 #include "mouse_events.hpp"
+#include "screen_pixels.hpp"
 
 namespace fs = std::filesystem;
 using namespace flockscope;
@@ -30,6 +30,14 @@ fs::path test_dir() {
   return d;
 }
 
+// The CSV that export_all wrote into `dir` (empty when there is none).
+fs::path exported_csv(const fs::path& dir) {
+  fs::path csv;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".csv") csv = e.path();
+  return csv;
+}
+
 // A user's drag: move, press, move, release, one frame each.
 void drag(GuiApp& app, float x0, float y0, float x1, float y1) {
   push_mouse(SDL_MOUSEMOTION, x0, y0);
@@ -42,28 +50,6 @@ void drag(GuiApp& app, float x0, float y0, float x1, float y1) {
   app.frame();
   push_mouse(SDL_MOUSEBUTTONUP, x1, y1);
   app.frame();
-}
-
-struct Image {
-  int w = 0, h = 0;
-  std::vector<std::uint8_t> px;
-  const std::uint8_t* at(int x, int y) const { return px.data() + 4 * (std::size_t(y) * std::size_t(w) + std::size_t(x)); }
-};
-
-Image read_png(const fs::path& f) {
-  Image img;
-  int n = 0;
-  unsigned char* data = stbi_load(f.c_str(), &img.w, &img.h, &n, 4);
-  if (!data) return img;
-  img.px.assign(data, data + std::size_t(img.w) * std::size_t(img.h) * 4);
-  stbi_image_free(data);
-  return img;
-}
-
-Image screenshot(GuiApp& app, const fs::path& file) {
-  app.request_screenshot(file);
-  app.frame();
-  return read_png(file);
 }
 
 // Four boids at known places in a small world (so they are drawn large), no predators.
@@ -171,9 +157,7 @@ TEST(GuiExport, CsvParsesBackToThePlottedValues) {
   for (int i = 0; i < 12; ++i) app.frame();
   app.export_all(dir);
   ASSERT_FALSE(app.message_is_error()) << app.message();
-  fs::path csv;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".csv") csv = e.path();
+  const fs::path csv = exported_csv(dir);
   ASSERT_FALSE(csv.empty());
   std::ifstream in(csv);
   std::string line;
@@ -217,9 +201,7 @@ TEST(GuiExport, FourStepsPerFrameExportAndRecordEveryStep) {
   app.stop_recording();
   app.export_all(dir);
   ASSERT_FALSE(app.message_is_error()) << app.message();
-  fs::path csv;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".csv") csv = e.path();
+  const fs::path csv = exported_csv(dir);
   ASSERT_FALSE(csv.empty());
   const auto rows = read_csv(csv);
   ASSERT_EQ(rows.size(), 1u + 401u);  // the header, the first state, 400 steps
@@ -286,9 +268,7 @@ TEST(GuiPlots, BoardMetricsAreShadedAndExportedAsBoard) {
   EXPECT_FALSE(amber(0.12f));
 
   app.export_all(dir);
-  fs::path csv;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".csv") csv = e.path();
+  const fs::path csv = exported_csv(dir);
   const auto rows = read_csv(csv);
   ASSERT_EQ(rows.size(), 101u);
   EXPECT_EQ(rows[1 + 39][9], "state");

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -67,17 +68,44 @@ TEST(GuiCli, AMistypedParameterNameSuggestsTheRightOne) {
   EXPECT_NE(r.output.find("unknown parameter 'visualrange' (did you mean visualRange?)"), std::string::npos) << r.output;
 }
 
+// `flockscope params`' table: the cells of the row `name`, cut at the header's column starts
+// (name, default, range, unit, applies, rules, help), each without its padding.
+std::vector<std::string> params_row(const std::string& table, const std::string& name) {
+  const std::string header = table.substr(0, table.find('\n'));
+  std::vector<std::size_t> starts{0};
+  for (const char* col : {"default", "range", "unit", "applies", "rules", "help"})
+    starts.push_back(header.find(std::string("  ") + col) + 2);
+  const auto at = table.find("\n" + name + " ");
+  if (at == std::string::npos) return {};
+  const std::string line = table.substr(at + 1, table.find('\n', at + 1) - at - 1);
+  std::vector<std::string> cells;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    std::string cell = line.substr(starts[i], i + 1 < starts.size() ? starts[i + 1] - starts[i] : std::string::npos);
+    cell.erase(cell.find_last_not_of(' ') + 1);
+    cells.push_back(cell);
+  }
+  return cells;
+}
+
 TEST(GuiCli, ParamsListsTheTable) {
   const Result r = run("", "params");
   ASSERT_EQ(r.code, 0) << r.output;
   // The header, then one line a parameter: name, default, range, unit, applies, rules, help.
   EXPECT_EQ(r.output.rfind("name ", 0), 0u) << r.output;
-  const auto at = r.output.find("\nvisualRange ");
-  ASSERT_NE(at, std::string::npos) << r.output;
-  const std::string line = r.output.substr(at + 1, r.output.find('\n', at + 1) - at - 1);
-  for (const char* part : {" 40 ", "[0, 10000] px", " live ", "cornell,blog", "Boids closer than this"})
-    EXPECT_NE(line.find(part), std::string::npos) << part << " not in: " << line;
-  EXPECT_NE(r.output.find("\nD_vis "), std::string::npos);
+  EXPECT_EQ(params_row(r.output, "visualRange"),
+            (std::vector<std::string>{"visualRange", "40", "[0, 10000]", "px", "live", "cornell,blog",
+                                      "Boids closer than this (and outside protectedRange) are aligned with and steered toward"}))
+      << r.output;
+  // A whole-number parameter's bounds are whole numbers (not 4.2949673e+09), and a range
+  // without a unit stays without one.
+  EXPECT_EQ(params_row(r.output, "seed"),
+            (std::vector<std::string>{"seed", "1", "[0, 4294967295]", "", "reset", "all", "Random seed of the initial state"}))
+      << r.output;
+  EXPECT_EQ(params_row(r.output, "boids").at(2), "[0, 10000000]") << r.output;
+  EXPECT_EQ(params_row(r.output, "boids").at(3), "boids") << r.output;
+  EXPECT_EQ(params_row(r.output, "D_vis").at(2), "[0, inf]") << r.output;
+  // The unit has its own column: no range cell repeats it.
+  EXPECT_EQ(r.output.find("] px"), std::string::npos) << r.output;
   std::size_t lines = 0;
   for (char c : r.output) lines += c == '\n';
   EXPECT_EQ(lines, 1u + 39u);  // the header and every row of the table

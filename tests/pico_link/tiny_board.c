@@ -35,6 +35,9 @@ static uint64_t fd_now_us(void* ctx) {
 }
 static const fsl_transport fd_transport = {fd_read, fd_write, fd_connected, fd_now_us, NULL, NULL};
 
+// The example's callbacks (firmware_pico/examples/lab_minimal/main.c), written again here:
+// the example keeps everything flockscope needs in its one main.c, for a lab to read and
+// copy whole, and its main() is the board's (pico-sdk), which this host build cannot link.
 static void reset_flock(uint32_t seed) { spawn_boids(seed, n_boids); }
 static uint32_t change_boid_count(uint32_t count) {
   set_boid_count((int32_t)count);

@@ -3,7 +3,6 @@
 //
 // Sections: SVG | PNG | files
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <stb_image.h>
 
 #include <cmath>
@@ -12,6 +11,7 @@
 #include <pugixml.hpp>
 #include <sstream>
 
+#include "../support/scratch.hpp"
 #include "flockscope/plot/raster.hpp"
 #include "flockscope/plot/svg.hpp"
 
@@ -20,16 +20,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Each test process works in its own folder (two build trees may run their tests at once)
-// and removes it when done.
-fs::path scratch_root() { return fs::temp_directory_path() / ("flockscope_test_plot_" + std::to_string(getpid())); }
-struct RemoveScratch : ::testing::Environment {
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(scratch_root(), ec);
-  }
-};
-const auto* const g_remove_scratch = ::testing::AddGlobalTestEnvironment(new RemoveScratch);
+fs::path scratch_root() { return testsupport::scratch_root("plot"); }
+const auto* const g_remove_scratch = ::testing::AddGlobalTestEnvironment(new testsupport::RemoveAtExit(scratch_root()));
 
 LinePlot two_series() {
   LinePlot p;

@@ -96,7 +96,10 @@ void copy_params(Params& dst, const Params& src, Apply which);
 
 // The value as a user would type it back ("inf", "true", "report", "0.05").
 std::string format_param(const Params& p, const ParamDef& def);
-// "[0, 200] px" for messages and tooltips.
+// The allowed values without the unit: "[0, 200]", "[0, 4294967295]" (whole-number
+// parameters' bounds as whole numbers), "true or false", "cornell | report | blog".
+std::string range_text(const ParamDef& def);
+// range_text() with the unit, "[0, 200] px", for messages and tooltips.
 std::string describe_range(const ParamDef& def);
 
 }  // namespace flockscope

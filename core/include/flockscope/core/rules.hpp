@@ -239,6 +239,8 @@ inline void unit_or_zero(S& x, S& y) {
   }
 }
 
+// After the rule's own factors, the walls, time step and switches under CornellCoeffs' names,
+// so that one fill_common (core/src/flock.cpp) fills all three coefficient structs.
 template <class S>
 struct ReportCoeffs {
   S s_sep, s_align, s_coh;

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <string_view>
+#include <vector>
 
 namespace flockscope {
 
@@ -15,7 +16,19 @@ inline std::string_view trim(std::string_view s) {
   return s;
 }
 
-// A whole number (after trim): a decimal or exponent form, or "inf" / "infinity". The
+// The pieces between the separators, as they are (no trimming): "a,,b" gives "a", "", "b";
+// an empty text gives one empty piece.
+inline std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  for (std::size_t b = 0;;) {
+    const std::size_t e = s.find(sep, b);
+    out.push_back(s.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b));
+    if (e == std::string_view::npos) return out;
+    b = e + 1;
+  }
+}
+
+// A number (after trim): a decimal or exponent form, or "inf" / "infinity". The
 // parameters' values and the sweeps' grid values and CSV cells are all read this way.
 inline bool parse_double(std::string_view t, double& v) {
   t = trim(t);

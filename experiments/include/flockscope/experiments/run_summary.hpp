@@ -1,6 +1,6 @@
 // One run of a sweep, measured: a small seeded flock run single-threaded, summarised in the
-// numbers runs.csv holds (diameter, polarisation, formation; for the consensus study of
-// seed 000 the group decision and the naive boids' heading). One grid point of a sweep is
+// numbers runs.csv holds (diameter, polarisation, formation, the share of boids going right;
+// for the consensus study of seed 000 the group decision and the naive boids' heading). One grid point of a sweep is
 // summarise_run(run_point(spec, id).params, ...).
 #pragma once
 
@@ -43,6 +43,11 @@ struct RunSummary {
   double naive_heading = 0;
   std::uint64_t decision_step = 0;
   double decision_time = 0;
+  // The share of boids going right (vx > 0, core's Metrics::share_right) after the last
+  // step, and its mean over the samples of steps 0..steps: seed 000's scout groups pull it
+  // up (group 1, biased right) or down (group 2, biased left) from the half of an unbiased
+  // flock.
+  double final_share_right = 0, mean_share_right = 0;
   std::int64_t scouts1 = 0, scouts2 = 0;
   std::uint64_t boid_steps = 0;
 };

@@ -95,6 +95,10 @@ std::uint32_t derive_seed(std::uint64_t base, std::string_view combination_key, 
 // "D_vis=10;S_align=0.06": the swept keys, sorted, with their labels.
 std::string combination_key(const SweepSpec& s, const std::vector<std::size_t>& value_index);
 
+// Whether the sweep's flocks may have scout groups (seed 000's boids biased right or left):
+// the base has some, or an axis sets their sizes. The share going right is their measure.
+bool has_scouts(const SweepSpec& s);
+
 // ---------------------------------------------------------------- runs.csv rows
 std::vector<std::string> runs_columns(const SweepSpec& s);
 std::string runs_header(const SweepSpec& s);

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "flockscope/plot/ticks.hpp"
+
 namespace flockscope::plot {
 
 struct Color {
@@ -66,6 +68,10 @@ struct Heatmap {
   std::optional<double> min, max;   // colour scale limits; else the data's
   bool annotate = true;             // print values in cells that are large enough
 };
+// The value range a heatmap's colours span: min and max where set, else the smallest and
+// largest finite cell value (one value alone is opened by 10% of itself on each side, or
+// by 1 around 0). Whoever draws a heatmap (the SVG/PNG layout, the window) colours with it.
+Range colour_range(const Heatmap& h);
 
 struct Size {
   int width = 800, height = 500;
