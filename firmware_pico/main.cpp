@@ -66,14 +66,18 @@ UsbTransport g_usb;
 // ---------------------------------------------------------------- the two cores
 // Core 0 runs the frame; core 1 takes its share of every per-boid pass when core 0 posts
 // the pass's number in the SIO mailbox, and answers when it is done:
-//   the sort's two per-boid passes (BoardFlock::sort_cells, sort_finish): halves;
+//   the sort's per-boid passes: BoardFlock::sort_cells and sort_finish in halves of the
+//   slots, sort_move in two cell ranges of about half the boids each;
 //   the update: interleaved 32-slot blocks, so that both cores get a share of every part
 //   of the screen (slots are in grid order: halves would split top from bottom);
 //   the drawing: a band of screen rows each (a word of the framebuffer is in one row, so
 //   the two cores' read-modify-writes never touch the same word).
-// The counting sort's scatter, the predators and the status line stay on core 0.
+// The counting sort's count, the predators and the status line stay on core 0.
 constexpr std::uint32_t kBlock = 32;
-enum Pass : std::uint32_t { kPassCells = 1, kPassFinish, kPassUpdate, kPassDraw };
+enum Pass : std::uint32_t { kPassCells = 1, kPassMove, kPassFinish, kPassUpdate, kPassDraw };
+// The sort_move split (set by core 0 before it posts kPassMove): core 0 moves the boids of
+// the cells below it, core 1 the rest.
+std::uint32_t g_move_split = 0;
 
 #ifndef FLOCKSCOPE_SINGLE_CORE
 constexpr std::uint32_t kCores = 2;
@@ -114,6 +118,9 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
     case kPassCells:
       core == 0 ? f.sort_cells(0, half) : f.sort_cells(half, n);
       break;
+    case kPassMove:
+      core == 0 ? f.sort_move(0, g_move_split) : f.sort_move(g_move_split, f.cell_count());
+      break;
     case kPassFinish:
       core == 0 ? f.sort_finish(0, half) : f.sort_finish(half, n);
       break;
@@ -128,6 +135,14 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
 }
 
 #ifndef FLOCKSCOPE_SINGLE_CORE
+// Core 1's stack, in main SRAM: core 0's stack starts at the top of scratch Y (4 KB) and
+// goes below it (Board::frame_start's frame alone is about 2.1 KB; `measure_cycles.sh
+// --cores 2` prints the depth: 4.3 KB at 2,000 boids, 5.9 KB while the measurement's state
+// was main()'s), into the SDK's default core 1 stack (the top half of scratch X), where it
+// overwrote the frames of a waiting core 1. With core 1's stack here, core 0 has both
+// scratch banks, 8 KB.
+std::uint32_t g_core1_stack[2048 / sizeof(std::uint32_t)];
+
 void core1_main() {
   for (;;) {
     const std::uint32_t pass = multicore_fifo_pop_blocking();
@@ -153,7 +168,9 @@ void run_all(std::uint32_t pass) {
 void begin_step_all() {
   fb::BoardFlock& f = g_board->flock();
   run_all(kPassCells);
-  f.sort_scatter();
+  f.sort_count();
+  g_move_split = kCores == 1 ? f.cell_count() : f.middle_cell();  // one core: one pass over the boids
+  run_all(kPassMove);
   run_all(kPassFinish);
 }
 
@@ -220,7 +237,7 @@ int main() {
   vga_start(g_fb);
 #endif
 #ifndef FLOCKSCOPE_SINGLE_CORE
-  multicore_launch_core1(core1_main);
+  multicore_launch_core1_with_stack(core1_main, g_core1_stack, sizeof g_core1_stack);
 #endif
 
   std::uint32_t last_size = 0, last_frame = 0;

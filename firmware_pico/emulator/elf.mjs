@@ -36,7 +36,7 @@ export class Elf {
 
   // Both cores run (the image launches core 1): the runners then emulate two (dual_core.mjs).
   get twoCores() {
-    return this.symbols.has('multicore_launch_core1');
+    return this.symbols.has('multicore_launch_core1') || this.symbols.has('multicore_launch_core1_with_stack');
   }
 
   // Where the initial value of the object at `address` is in the file (flash, or flash

@@ -3,7 +3,7 @@
 // flockscope_measure_config in the image, and its results are read from
 // flockscope_measure_result in the emulated RAM. Cycle counts are the emulator's (125 MHz),
 // independent of the host's load. A two-core image (flockscope_pico_emu2: it has
-// multicore_launch_core1) runs on two emulated cores (dual_core.mjs); its update phase is
+// multicore_launch_core1 or multicore_launch_core1_with_stack) runs on two emulated cores (dual_core.mjs); its update phase is
 // timed as a whole, both cores working.
 //
 //   node measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--streams MASK] [--spawn] [--profile] [--screen PNG] ELF BOIDS
@@ -97,6 +97,10 @@ for (;;) {
     const scan = r.cores > 1 ? '  (scan not split out on two cores)' : `  scan ${m(r.scan)}`;
     console.log(`  grid ${m(r.grid)}${scan}  update ${m(r.update)}  draw ${m(r.draw)}  | compute ${m(r.compute)} (${(r.compute / (mcu.clkSys / 1000)).toFixed(2)} ms at ${mcu.clkSys / 1e6} MHz, budget ${(mcu.clkSys / 30e6).toFixed(3)} = 33.3 ms)  | link ${m(r.link)}`);
     console.log(`  scan check (assembly vs C++, first frame): ${r.scan_mismatch} boids differ`);
+    if (dual) {
+      const st = dual.stackReport(elf.symbols.get('__StackTop'));
+      console.log(`  stacks: core 0 ${st.core0Bytes} bytes deep, core 1 ${st.core1Bytes} bytes below its top 0x${st.core1Top.toString(16)}; stack overlap ${st.overlap ? 'yes' : 'no'}`);
+    }
     const hex = (v) => v.toString(16).padStart(8, '0');
     console.log(`  state hash ${hex(r.hash_hi)}${hex(r.hash_lo)} (frame ${r.live_frame})`);
     if (screenPath) {

@@ -372,7 +372,12 @@ TEST(BoardFlock, TwoCoreSplitOfTheStepEqualsOneCore) {
     const std::uint32_t half = (n / 2) & ~3u;
     b.sort_cells(half, n);  // "core 1" first
     b.sort_cells(0, half);
-    b.sort_scatter();
+    b.sort_count();
+    const std::uint32_t mid = b.middle_cell();
+    ASSERT_GT(mid, 0u);
+    ASSERT_LT(mid, b.cell_count());
+    b.sort_move(mid, b.cell_count());  // "core 1" first
+    b.sort_move(0, mid);
     b.sort_finish(half, n);
     b.sort_finish(0, half);
     for (std::uint32_t core : {1u, 0u})

@@ -192,11 +192,11 @@ void BoardFlock::begin_step() {
   sort_finish(0, n_);
 }
 
-// The counting sort of the last state into cell order, in four parts so that two cores can
-// share the per-boid passes (sort_cells, sort_finish: disjoint ranges, any order) around
-// the serial scatter: the state is scattered into `near` (Q16.16, as scratch), copied
-// back in grid order, and `near` becomes the Q23.9 snapshot the neighbour scans read (the
-// previous frame: the update writes only the state).
+// The counting sort of the last state into cell order, in parts so that two cores can
+// share the per-boid passes (sort_cells, sort_move, sort_finish: disjoint ranges, any
+// order) around the serial count: the state is scattered into `near` (Q16.16, as
+// scratch), copied back in grid order, and `near` becomes the Q23.9 snapshot the neighbour
+// scans read (the previous frame: the update writes only the state).
 void BoardFlock::sort_cells(std::uint32_t begin, std::uint32_t end) {
   // cell_y() * cols_ + cell_x(), with the buffers and the grid in locals (kept in
   // registers, not reloaded from *this after every store).
@@ -210,25 +210,62 @@ void BoardFlock::sort_cells(std::uint32_t begin, std::uint32_t end) {
 }
 
 void BoardFlock::sort_scatter() {
-  const std::uint32_t cells = cols_ * rows_;
+  sort_count();
+  sort_move(0, cell_count());
+}
+
+void BoardFlock::sort_count() {
+  const std::uint32_t cells = cell_count();
   std::uint16_t* start = buf_.cell_start;
   const std::uint16_t* cell = buf_.cell;
   const std::uint32_t n = n_;
   for (std::uint32_t c = 0; c <= cells; ++c) start[c] = 0;
   for (std::uint32_t i = 0; i < n; ++i) ++start[cell[i] + 1];
   for (std::uint32_t c = 0; c < cells; ++c) start[c + 1] = std::uint16_t(start[c + 1] + start[c]);
+}
+
+std::uint32_t BoardFlock::middle_cell() const {
+  // The first cell c with start[c] >= n / 2 (start[] ascends; start[cells] = n).
+  const std::uint16_t* start = buf_.cell_start;
+  std::uint32_t lo = 0, hi = cell_count();
+  while (lo < hi) {
+    const std::uint32_t mid = (lo + hi) / 2;
+    if (start[mid] >= n_ / 2) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+void BoardFlock::sort_move(std::uint32_t cell_begin, std::uint32_t cell_end) {
+  // Every boid whose cell is in [cell_begin, cell_end) goes to the next free slot of its
+  // cell, in the order of i (so any split of the cells gives the one-pass stable sort).
+  // The counters start[c] of these cells step to the next cell's start and are shifted
+  // back afterwards; the other cells' counters are not touched (another core may be
+  // moving their boids; the counters are uint16, and a halfword store writes only itself).
+  std::uint16_t* start = buf_.cell_start;
+  const std::uint16_t* cell = buf_.cell;
+  const std::uint32_t n = n_;
+  if (cell_begin >= cell_end) return;
+  const std::uint16_t first = start[cell_begin];
+  const std::uint32_t span = cell_end - cell_begin;
   NearBoid* near = buf_.near;
   const fix *x = buf_.x, *y = buf_.y, *vx = buf_.vx, *vy = buf_.vy;
   const std::uint16_t* id = buf_.id;
   std::uint16_t* sid = buf_.sid;
   for (std::uint32_t i = 0; i < n; ++i) {
-    const std::uint32_t k = start[cell[i]]++;
+    const std::uint32_t c = cell[i];
+    if (c - cell_begin >= span) continue;
+    const std::uint32_t k = start[c]++;
     near[k] = {x[i].raw, y[i].raw, vx[i].raw, vy[i].raw};
     sid[k] = id[i];
   }
   // Each start[c] now points one past cell c, i.e. at the start of c + 1: shift back.
-  for (std::uint32_t c = cells; c > 0; --c) start[c] = start[c - 1];
-  start[0] = 0;
+  std::uint16_t prev = first;
+  for (std::uint32_t c = cell_begin; c < cell_end; ++c) {
+    const std::uint16_t next = start[c];
+    start[c] = prev;
+    prev = next;
+  }
 }
 
 void BoardFlock::sort_finish(std::uint32_t begin, std::uint32_t end) {
@@ -521,9 +558,10 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
       if (vy > vmax_guard) vy = vmax_guard;
       if (vy < -vmax_guard) vy = -vmax_guard;
       // limit_speed only changes a velocity whose speed is outside [min, max]; the squared
-      // test skips its square root for the others (same result, much cheaper).
+      // test skips its square root for the others (same result, much cheaper), and hands
+      // the limit the squared speed it has (limit_speed_sq: the same rule).
       const fix v2 = square(vx) + square(vy);  // = vx * vx + vy * vy (fixed.hpp)
-      if (!(v2 >= min2 && v2 <= max2)) rules::limit_speed(vx, vy, c.minspeed, c.maxspeed, self.vx, self.vy);
+      if (!(v2 >= min2 && v2 <= max2)) rules::limit_speed_sq(vx, vy, v2, c.minspeed, c.maxspeed, self.vx, self.vy);
     });
     buf_.x[k] = nb.x;
     buf_.y[k] = nb.y;

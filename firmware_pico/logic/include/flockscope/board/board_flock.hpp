@@ -97,14 +97,21 @@ class BoardFlock {
   // Grows (new boids continue the spawn sequence) or shrinks (highest ids go) the flock.
   void set_count(std::uint32_t n);
 
-  // begin_step() = sort_cells(0, size()); sort_scatter(); sort_finish(0, size()). Two cores
-  // share it by splitting the two per-boid passes into disjoint ranges (any split, any
-  // order within a pass: the same bits); sort_scatter() runs on one core, each pass after
-  // the previous one has ended everywhere.
+  // begin_step() = sort_cells(0, size()); sort_scatter(); sort_finish(0, size()), and
+  // sort_scatter() = sort_count(); sort_move(0, cell_count()). Two cores share it by
+  // splitting sort_cells and sort_finish into disjoint slot ranges and sort_move into
+  // disjoint cell ranges (any split, any order within a pass: the same bits; middle_cell()
+  // halves the boids); sort_count() runs on one core, each pass after the previous one has
+  // ended everywhere.
   void begin_step();
   void sort_cells(std::uint32_t begin, std::uint32_t end);   // each boid's cell
   void sort_scatter();                                       // counting sort into `near`
+  void sort_count();                                         // cells' starts (serial)
+  void sort_move(std::uint32_t cell_begin, std::uint32_t cell_end);  // those cells' boids into `near`
   void sort_finish(std::uint32_t begin, std::uint32_t end);  // state back, Q23.9 snapshot
+  std::uint32_t cell_count() const { return cols_ * rows_; }
+  // After sort_count(): the first cell whose start is at least size() / 2.
+  std::uint32_t middle_cell() const;
   void update(std::uint32_t begin, std::uint32_t end);  // slots of the sorted previous frame
   void end_step();
   void step() {
