@@ -2,8 +2,9 @@
 // Connects to a board (a Pico on /dev/ttyACM0, the virtual board's pseudo-terminal, the
 // firmware in the emulator), applies each --set through the protocol (every change must be
 // acknowledged, or it exits 1 with the board's reason), mirrors the board for --seconds and
-// writes DIR/metrics.csv (the columns of `flockscope run` and `source`, one row per board
-// frame; `source` says whether its metrics came from all of the frame's boids) and
+// writes DIR/metrics.csv (the columns of `flockscope run`, `source` and `metrics_boids`, one
+// row per board frame; `source` says whether its metrics came from all of the frame's boids,
+// `metrics_boids` over how many boids they were computed) and
 // DIR/link.json (the link's counters, the board's hello, each change's round trip).
 //
 // The board is not trusted: frames are measured one at a time with the clock checked
@@ -451,8 +452,8 @@ class Mirror {
     if (f.has_stats) frames_.board_fps = f.stats.fps;
     // source: `state` (computed from every boid of the frame) or `board` (the board's own
     // metrics stood in: the state stream off, a chunk lost).
-    csv_ << metrics_row(f.frame, double(f.frame) * board_params_->dt, *m) << (link::metrics_from_state(f) ? ",state" : ",board")
-         << '\n';
+    csv_ << metrics_row(f.frame, double(f.frame) * board_params_->dt, *m) << (link::metrics_from_state(f) ? ",state," : ",board,")
+         << link::metrics_boids(f) << '\n';
     if (Clock::now() - last_flush_ >= std::chrono::seconds(1)) {
       csv_.flush();
       last_flush_ = Clock::now();
@@ -499,7 +500,7 @@ class Mirror {
     if (!csv_) throw std::runtime_error(file.string() + ": cannot write (" + std::strerror(errno) + ")");
     std::string head;
     for (const auto& c : metrics_columns()) head += (head.empty() ? "" : ",") + c;
-    csv_ << head << ",source\n";
+    csv_ << head << ",source,metrics_boids\n";
     last_flush_ = Clock::now();
   }
 

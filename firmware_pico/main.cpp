@@ -66,16 +66,20 @@ UsbTransport g_usb;
 // ---------------------------------------------------------------- the two cores
 // Core 0 runs the frame; core 1 takes its share of every per-boid pass when core 0 posts
 // the pass's number in the SIO mailbox, and answers when it is done:
-//   the sort's two per-boid passes (BoardFlock::sort_cells, sort_finish): halves;
+//   the sort's per-boid passes: BoardFlock::sort_cells and sort_finish in halves of the
+//   slots, sort_move in two cell ranges of about half the boids each;
 //   the update: interleaved 32-slot blocks, so that both cores get a share of every part
 //   of the screen (slots are in grid order: halves would split top from bottom), each
 //   boid's whole stencil scanned (BoardFlock::update); one core takes the pair-once
 //   update instead (BoardFlock::update_pairs);
 //   the drawing: a band of screen rows each (a word of the framebuffer is in one row, so
 //   the two cores' read-modify-writes never touch the same word).
-// The counting sort's scatter, the predators and the status line stay on core 0.
+// The counting sort's count, the predators and the status line stay on core 0.
 constexpr std::uint32_t kBlock = 32;
-enum Pass : std::uint32_t { kPassCells = 1, kPassFinish, kPassUpdate, kPassDraw };
+enum Pass : std::uint32_t { kPassCells = 1, kPassMove, kPassFinish, kPassUpdate, kPassDraw };
+// The sort_move split (set by core 0 before it posts kPassMove): core 0 moves the boids of
+// the cells below it, core 1 the rest.
+std::uint32_t g_move_split = 0;
 
 #ifndef FLOCKSCOPE_SINGLE_CORE
 constexpr std::uint32_t kCores = 2;
@@ -116,6 +120,9 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
     case kPassCells:
       core == 0 ? f.sort_cells(0, half) : f.sort_cells(half, n);
       break;
+    case kPassMove:
+      core == 0 ? f.sort_move(0, g_move_split) : f.sort_move(g_move_split, f.cell_count());
+      break;
     case kPassFinish:
       core == 0 ? f.sort_finish(0, half) : f.sort_finish(half, n);
       break;
@@ -134,13 +141,13 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
 }
 
 #ifndef FLOCKSCOPE_SINGLE_CORE
-// Core 1's stack, in main SRAM. The SDK's default puts it in scratch X, right below core 0's
-// stack in scratch Y, and core 0 runs deeper than its 2 KiB (measured in the emulator:
-// over 4 KiB in Board::frame_start during the frame loop, 7 KiB building a hello), which
-// overwrote core 1's frames: core1_main's saved framebuffer pointer, a crash in the drawing
-// once the code's layout changed. Core 0 now has both scratch banks
-// (8 KiB); core 1 needs under 1 KiB (measured).
-alignas(8) std::uint32_t g_core1_stack[512];
+// Core 1's stack, in main SRAM: core 0's stack starts at the top of scratch Y (4 KB) and
+// goes below it (Board::frame_start's frame alone is about 2.1 KB; `measure_cycles.sh
+// --cores 2` prints the depth: 4.3 KB at 2,000 boids, 5.9 KB while the measurement's state
+// was main()'s), into the SDK's default core 1 stack (the top half of scratch X), where it
+// overwrote the frames of a waiting core 1. With core 1's stack here, core 0 has both
+// scratch banks, 8 KB.
+std::uint32_t g_core1_stack[2048 / sizeof(std::uint32_t)];
 
 void core1_main() {
   for (;;) {
@@ -167,7 +174,9 @@ void run_all(std::uint32_t pass) {
 void begin_step_all() {
   fb::BoardFlock& f = g_board->flock();
   run_all(kPassCells);
-  f.sort_scatter();
+  f.sort_count();
+  g_move_split = kCores == 1 ? f.cell_count() : f.middle_cell();  // one core: one pass over the boids
+  run_all(kPassMove);
   run_all(kPassFinish);
 }
 

@@ -4,7 +4,7 @@
 #include "hardware/structs/systick.h"
 
 extern "C" {
-__attribute__((used)) volatile const MeasureConfig flockscope_measure_config = {0xFFFFFFFFu, 0, 0};
+__attribute__((used)) volatile const MeasureConfig flockscope_measure_config = {0xFFFFFFFFu, 0, 0, 0};
 __attribute__((used)) volatile MeasureResult flockscope_measure_result;
 }
 
@@ -15,7 +15,8 @@ std::uint32_t systick_cycles() { return 0u - systick_hw->cvr; }
 }  // namespace
 
 Measurement::Measurement()
-    : cfg_{flockscope_measure_config.boids, flockscope_measure_config.warmup, flockscope_measure_config.frames},
+    : cfg_{flockscope_measure_config.boids, flockscope_measure_config.warmup, flockscope_measure_config.frames,
+           flockscope_measure_config.streams},
       on_(cfg_.boids != 0xFFFFFFFFu) {}
 
 void Measurement::start(board::Board& b, std::uint32_t boids, const std::uint32_t* framebuffer, std::uint32_t cores) {
@@ -27,6 +28,7 @@ void Measurement::start(board::Board& b, std::uint32_t boids, const std::uint32_
   flockscope_measure_result.framebuffer = std::uint32_t(reinterpret_cast<std::uintptr_t>(framebuffer));
   flockscope_measure_result.boids = boids;
   b.handle(protocol::make_hello(protocol::Role::kApp, 0, 1, 0, 100000, 0x1FF, "measure"));
+  if (cfg_.streams != 0) b.handle(protocol::make_command(protocol::CommandId::kStreams, cfg_.streams));
 }
 
 void Measurement::end_frame(board::Board& b, const FrameTimes& t) {

@@ -15,6 +15,7 @@
 extern "C" {
 struct MeasureConfig {
   std::uint32_t boids, warmup, frames;  // boids 0xFFFFFFFF: no measurement (the normal image)
+  std::uint32_t streams;  // the measuring app's streams (protocol::stream bits); 0: every stream
 };
 struct MeasureResult {
   std::uint32_t done, boids, frames;  // done = 1 once `frames` frames were averaged
@@ -65,7 +66,7 @@ class Measurement {
   // Before the first frame (the board made with `boids` boids): SysTick as the scan's cycle
   // counter (one core only: the per-boid scan timing is one core's, so with two cores the
   // update phase is timed as a whole), the result's fixed fields, and the measuring app's
-  // hello.
+  // hello (and its streams command when not every stream is asked for).
   void start(board::Board& b, std::uint32_t boids, const std::uint32_t* framebuffer, std::uint32_t cores);
   // The transport the board talks to: the sink that plays the app.
   board::Transport& transport() { return sink_; }

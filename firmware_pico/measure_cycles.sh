@@ -6,6 +6,7 @@
 #   firmware_pico/measure_cycles.sh --spawn      # the lab's "spawn until the budget is used"
 #   firmware_pico/measure_cycles.sh --cores 2 N  # the two-core image on two emulated cores
 #   firmware_pico/measure_cycles.sh --screen out/board.png N   # + the board's screen as a PNG
+#   firmware_pico/measure_cycles.sh --streams 12 N   # the app asks for metrics + stats only
 #
 # N boids spawn at boot (seed 1, inside the 100 px margins, cornell-pico-predator values:
 # 640 x 480, visualRange 40, protectedRange 8, one predator); W frames run first (default
@@ -16,7 +17,9 @@
 # + draw, what the 30 fps budget (4,166,667 cycles at 125 MHz) and the spawning rule
 # count. link: the protocol work for a connected app with every stream on (state of all
 # boids, predators, metrics, stats; encoding and framing into a sink, without the USB
-# driver's copies), done in the frame's spare time. The first frame also checks the
+# driver's copies), done in the frame's spare time. --streams MASK: only those streams
+# (PROTOCOL.md bits: 1 state, 2 predators, 4 metrics, 8 stats, 16 log); without the state
+# the metrics message covers every boid. The first frame also checks the
 # assembly scan against its C++ version (a non-zero count fails the script).
 #
 # With --cores 2 (before the other arguments) it runs build-pico/flockscope_pico_emu2.elf, the
@@ -47,10 +50,10 @@ opts=()
 counts=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --warmup|--frames|--screen) opts+=("$1" "$2"); shift 2 ;;
+    --warmup|--frames|--screen|--streams) opts+=("$1" "$2"); shift 2 ;;
     --profile) opts+=("$1"); shift ;;
     --spawn) exec node "$emu/measure.mjs" --spawn "$elf" ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) counts+=("$1"); shift ;;
   esac
 done

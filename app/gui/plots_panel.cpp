@@ -52,7 +52,8 @@ void PlotsPanel::draw(const PlotData& plots, const Params& p, double playhead, W
     sp.push_back({"previous run", &previous->speed, kPrevious, &show_previous_});
   }
   ImGui::BeginGroup();
-  // Amber: the board's own metrics (a partial frame, no state stream), not all of its boids.
+  // Amber: the board's own metrics stood in (a partial frame, no state stream), computed by the
+  // board (over the boids its metrics message names), not from the mirrored state.
   const std::span<const TimeSpan> bands(plots.board_spans);
   const char* band = "board's metrics";
   const std::span<const double> changes(plots.param_changes);

@@ -54,6 +54,13 @@ inline PointsView view_of(const MirroredFrame& f) { return {f.x.data(), f.y.data
 // board sent no metrics of its own to stand in for a partial state.
 inline bool metrics_from_state(const MirroredFrame& f) { return f.state_complete || !f.has_metrics; }
 
+// How many boids a frame's diameter, polarisation and mean speed were computed over: all of
+// the frame's when they come from its state, else the count the board's metrics message
+// names (every boid when the board streams no state, a sample beside a state stream).
+inline std::size_t metrics_boids(const MirroredFrame& f) {
+  return metrics_from_state(f) ? f.size() : std::size_t(f.metrics.boids);
+}
+
 // The metrics table of a mirrored frame (the columns of `flockscope run`), computed from all
 // of its boids when the frame is complete. Otherwise (the state stream off, a chunk lost)
 // the board's own diameter, centroid, polarisation and mean speed stand in for them, and

@@ -41,6 +41,10 @@ export class DualCore {
     this.launched = false;
     this.handshake = [];
     this.cycles = [0, 0]; // cycles each core has run
+    // The lowest stack pointer of each core while both run, and core 1's stack top (the SP
+    // of the launch): whether core 0's stack reached into core 1's (stackReport()).
+    this.lowestSp = [0xffffffff, 0xffffffff];
+    this.core1Top = 0;
     this.patchSio();
     const setInterrupt = (irq, value) => {
       for (const core of this.cores) core.setInterrupt(irq, value);
@@ -119,6 +123,7 @@ export class DualCore {
     const core1 = this.cores[1];
     core1.VTOR = vtor >>> 0;
     core1.SP = sp >>> 0;
+    this.core1Top = sp >>> 0;
     core1.PC = (entry >>> 0) & ~1;
     this.launched = true;
     this.cycles[1] = this.cycles[0];
@@ -133,9 +138,18 @@ export class DualCore {
       if (core.waiting) return ran > 0 ? ran : -1; // asleep in WFI: the caller decides how time passes
       const pc = core.PC & ~1;
       ran += core.executeInstruction();
+      if (this.launched && core.SP >>> 0 < this.lowestSp[c]) this.lowestSp[c] = core.SP >>> 0;
       if (core.waiting && this.mcu.readUint16(pc) === WFE) core.waiting = false;
     }
     return ran;
+  }
+
+  // Each core's deepest stack use while both ran; `overlap` when core 0's stack (from
+  // `core0Top` down) went below the top of core 1's, which lies under it.
+  stackReport(core0Top) {
+    const [low0, low1] = this.lowestSp;
+    const overlap = this.core1Top < core0Top && low0 < this.core1Top;
+    return { core0Bytes: core0Top - low0, core1Bytes: this.core1Top - low1, core1Top: this.core1Top, overlap };
   }
 
   // One round: core 0 runs a quantum and the clock follows it; core 1 catches up.

@@ -3,10 +3,10 @@
 // flockscope_measure_config in the image, and its results are read from
 // flockscope_measure_result in the emulated RAM. Cycle counts are the emulator's (125 MHz),
 // independent of the host's load. A two-core image (flockscope_pico_emu2: it has
-// multicore_launch_core1) runs on two emulated cores (dual_core.mjs); its update phase is
+// multicore_launch_core1 or multicore_launch_core1_with_stack) runs on two emulated cores (dual_core.mjs); its update phase is
 // timed as a whole, both cores working.
 //
-//   node measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--spawn] [--profile] [--screen PNG] ELF BOIDS
+//   node measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--streams MASK] [--spawn] [--profile] [--screen PNG] ELF BOIDS
 //
 // BOIDS boids from the boot-time spawn (seed 1, inside the margins); W frames run first
 // (default 5), the means are over the next F (default 10). --spawn: the lab's rule instead
@@ -14,7 +14,9 @@
 // prints the count once it has held for 30 frames. --profile: also the functions where the
 // program counter was found most often (sampled every 97 instructions; a function's share
 // of the samples approximates its share of the cycles). --screen: the framebuffer (what the
-// VGA output shows) after the last measured frame, as a PNG.
+// VGA output shows) after the last measured frame, as a PNG. --streams: the measuring app's
+// streams (PROTOCOL.md bits: 1 state, 2 predators, 4 metrics, 8 stats, 16 log; default all),
+// e.g. 12 for metrics and stats without the state.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newChip, startImage, stepChip } from './chip.mjs';
@@ -30,6 +32,7 @@ let frames = 10;
 let spawn = false;
 let profile = false;
 let screenPath = null;
+let streams = 0;
 const rest = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--bootrom') bootromPath = args[++i];
@@ -38,11 +41,12 @@ for (let i = 0; i < args.length; i++) {
   else if (args[i] === '--spawn') spawn = true;
   else if (args[i] === '--profile') profile = true;
   else if (args[i] === '--screen') screenPath = args[++i];
+  else if (args[i] === '--streams') streams = Number(args[++i]);
   else rest.push(args[i]);
 }
 const [elfPath, boidsArg] = rest;
 if (!elfPath || (!spawn && boidsArg === undefined)) {
-  console.error('usage: measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--spawn] [--profile] [--screen PNG] ELF BOIDS');
+  console.error('usage: measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--streams MASK] [--spawn] [--profile] [--screen PNG] ELF BOIDS');
   process.exit(2);
 }
 const boids = spawn ? 0 : Number(boidsArg);
@@ -51,7 +55,7 @@ const boids = spawn ? 0 : Number(boidsArg);
 const elf = new Elf(elfPath);
 const { funcs } = elf;
 const { sim, mcu } = newChip(bootromPath);
-const result = enableMeasureMode(elf, mcu, { boids, warmup, frames });
+const result = enableMeasureMode(elf, mcu, { boids, warmup, frames, streams });
 const { dual } = startImage(mcu, elf);
 
 const t0 = Date.now();
@@ -89,10 +93,14 @@ for (;;) {
   measuringNow = r.live_frame >= warmup;
   if (!spawn && r.done === 1) {
     const m = (c) => (c / 1e6).toFixed(3).padStart(7);
-    console.log(`boids ${r.boids}  frames ${warmup}+${r.frames}  cores ${r.cores}  cycles per frame (millions):`);
+    console.log(`boids ${r.boids}  frames ${warmup}+${r.frames}  cores ${r.cores}${streams ? `  streams ${streams}` : ''}  cycles per frame (millions):`);
     const scan = r.cores > 1 ? '  (scan not split out on two cores)' : `  scan ${m(r.scan)}`;
     console.log(`  grid ${m(r.grid)}${scan}  update ${m(r.update)}  draw ${m(r.draw)}  | compute ${m(r.compute)} (${(r.compute / (mcu.clkSys / 1000)).toFixed(2)} ms at ${mcu.clkSys / 1e6} MHz, budget ${(mcu.clkSys / 30e6).toFixed(3)} = 33.3 ms)  | link ${m(r.link)}`);
     console.log(`  scan check (assembly vs C++, first frame): ${r.scan_mismatch} boids differ`);
+    if (dual) {
+      const st = dual.stackReport(elf.symbols.get('__StackTop'));
+      console.log(`  stacks: core 0 ${st.core0Bytes} bytes deep, core 1 ${st.core1Bytes} bytes below its top 0x${st.core1Top.toString(16)}; stack overlap ${st.overlap ? 'yes' : 'no'}`);
+    }
     const hex = (v) => v.toString(16).padStart(8, '0');
     console.log(`  state hash ${hex(r.hash_hi)}${hex(r.hash_lo)} (frame ${r.live_frame})`);
     if (screenPath) {

@@ -8,18 +8,20 @@ export const MEASURE_FIELDS = ['done', 'boids', 'frames', 'grid', 'scan', 'updat
   'scan_mismatch', 'live_frame', 'live_boids', 'live_compute', 'cores', 'hash_lo', 'hash_hi', 'framebuffer'];
 
 // Patches the ELF's flash image (before elf.loadFlash): `boids` boids spawned at boot (0:
-// the lab's spawning), means over `frames` frames after `warmup`. Returns a reader of the
+// the lab's spawning), means over `frames` frames after `warmup`, the measuring app asking
+// for `streams` (protocol stream bits; 0 or absent: every stream). Returns a reader of the
 // results: () => { done, boids, ... } from mcu's RAM.
-export function enableMeasureMode(elf, mcu, { boids, warmup, frames }) {
+export function enableMeasureMode(elf, mcu, { boids, warmup, frames, streams = 0 }) {
   const cfgAddr = elf.symbols.get('flockscope_measure_config');
   const resAddr = elf.symbols.get('flockscope_measure_result');
   if (cfgAddr === undefined || resAddr === undefined) {
     throw new Error('the image has no measurement symbols (rebuild with firmware_pico/build.sh)');
   }
-  const at = elf.fileOffset(cfgAddr, 12);
+  const at = elf.fileOffset(cfgAddr, 16);
   elf.buf.writeUInt32LE(boids >>> 0, at);
   elf.buf.writeUInt32LE(warmup >>> 0, at + 4);
   elf.buf.writeUInt32LE(frames >>> 0, at + 8);
+  elf.buf.writeUInt32LE(streams >>> 0, at + 12);
   return () => {
     const r = {};
     MEASURE_FIELDS.forEach((f, i) => { r[f] = mcu.readUint32(resAddr + 4 * i) >>> 0; });

@@ -414,14 +414,26 @@ std::size_t write_frame(const Message& m, std::uint8_t* frame, std::size_t cap) 
   return n;
 }
 
-std::size_t detail::finish_wire_frame(std::uint8_t* out, std::size_t n) {
-  std::uint8_t* raw = out + raw_offset(n);
+namespace {
+// CRC, COBS and delimiters; out may overlap raw as cobs::encode allows.
+std::size_t wire_from_raw(std::uint8_t* raw, std::size_t n, std::uint8_t* out) {
   le::put_u32(raw, n - kCrcSize, crc32(raw, n - kCrcSize));
   const std::size_t stuffed = cobs::encode(out + 1, raw, n);
   out[0] = 0;
   out[1 + stuffed] = 0;
   return stuffed + 2;
 }
+}  // namespace
+
+std::size_t detail::finish_wire_frame(std::uint8_t* out, std::size_t n) {
+  return wire_from_raw(out + raw_offset(n), n, out);
+}
+
+void write_frame_header(std::uint8_t* p, MsgType type, std::uint16_t seq) {
+  detail::write_header(p, kProtocolVersion, u8(type), seq);
+}
+
+std::size_t frame_to_wire(std::uint8_t* raw, std::size_t n, std::uint8_t* out) { return wire_from_raw(raw, n, out); }
 
 std::size_t encode(const Message& m, std::span<std::uint8_t> out) {
   bool ok = false;

@@ -8,11 +8,8 @@
 namespace flockscope::protocol {
 namespace {
 
-constexpr std::size_t kStateFixed = fixed_payload_size(MsgType::kFlockState);
-constexpr std::size_t kBoidSize = 8;
-
 std::size_t chunk_frame_size(std::size_t count, bool groups) {
-  return kHeaderSize + kStateFixed + count * kBoidSize + (groups ? (count + 3) / 4 : 0) + kCrcSize;
+  return kHeaderSize + flock_state_payload_size(count, groups) + kCrcSize;
 }
 
 bool consistent(const BoidArrays& f, const StateEncoding& e) {
@@ -33,17 +30,8 @@ std::size_t write_chunk(const BoidArrays& f, const StateEncoding& e, std::size_t
 
   std::uint8_t* raw = out + detail::raw_offset(n);
   detail::write_header(raw, kProtocolVersion, static_cast<std::uint8_t>(MsgType::kFlockState), seq);
-  std::uint8_t* p = raw + kHeaderSize;
-  le::put_u32(p, 0, e.frame);
-  le::put_u32(p, 4, static_cast<std::uint32_t>(n_all));
-  le::put_u32(p, 8, static_cast<std::uint32_t>(offset));
-  le::put_u16(p, 12, static_cast<std::uint16_t>(count));
-  le::put_u8(p, 14, e.pos_shift);
-  le::put_u8(p, 15, e.vel_shift);
-  le::put_u8(p, 16, groups ? kStateFlagGroups : 0);
-
-  // Quantise field by field into contiguous int16 arrays (these loops vectorise),
-  // then interleave them into the little-endian records.
+  // Quantise field by field into contiguous int16 arrays (these loops vectorise), then
+  // interleave them into the little-endian records.
   std::int16_t q[4][kMaxBoidsPerChunk];
   const float* const src[4] = {f.x.data() + offset, f.y.data() + offset, f.vx.data() + offset,
                                f.vy.data() + offset};
@@ -53,26 +41,11 @@ std::size_t write_chunk(const BoidArrays& f, const StateEncoding& e, std::size_t
     std::int16_t* o = q[k];
     for (std::size_t i = 0; i < count; ++i) o[i] = quantise(in[i], shift);
   }
-  std::uint8_t* b = p + kStateFixed;
-  for (std::size_t i = 0; i < count; ++i) {
-    le::put_i16(b, i * kBoidSize + 0, q[0][i]);
-    le::put_i16(b, i * kBoidSize + 2, q[1][i]);
-    le::put_i16(b, i * kBoidSize + 4, q[2][i]);
-    le::put_i16(b, i * kBoidSize + 6, q[3][i]);
-  }
-  if (groups) {
-    const std::uint8_t* g = f.groups.data() + offset;
-    std::uint8_t* gb = b + count * kBoidSize;
-    std::size_t i = 0;
-    for (; i + 4 <= count; i += 4)
-      gb[i / 4] = static_cast<std::uint8_t>((g[i] & 3u) | ((g[i + 1] & 3u) << 2) | ((g[i + 2] & 3u) << 4) |
-                                            ((g[i + 3] & 3u) << 6));
-    if (i < count) {
-      unsigned last = 0;
-      for (std::size_t k = 0; i + k < count; ++k) last |= (g[i + k] & 3u) << (2 * k);
-      gb[i / 4] = static_cast<std::uint8_t>(last);
-    }
-  }
+  const std::uint8_t* g = groups ? f.groups.data() + offset : nullptr;
+  write_flock_state_payload(
+      raw + kHeaderSize, e.frame, static_cast<std::uint32_t>(n_all), static_cast<std::uint32_t>(offset),
+      static_cast<std::uint16_t>(count), e.pos_shift, e.vel_shift, groups,
+      [&q](std::size_t i) { return BoidQ{q[0][i], q[1][i], q[2][i], q[3][i]}; }, [g](std::size_t i) { return g[i]; });
   return detail::finish_wire_frame(out, n);
 }
 

@@ -194,6 +194,72 @@ TEST(BoardFlock, MetricsAgreeAfterHundredSteps) {
   EXPECT_EQ(pair.board->metrics(2000).boids, 1000u);
 }
 
+// The board's integer metrics against core's compute_metrics on the same state (its
+// Q16.16 values as floats). Measured worst cases over these states: see
+// expect_metrics_match's bounds (firmware_pico/README.md states them).
+flockscope::Metrics float_metrics_of(const fb::BoardFlock& b, std::vector<float> (&v)[4]) {
+  for (auto& a : v) a.assign(b.size(), 0.0f);
+  for (std::uint32_t k = 0; k < b.size(); ++k) {
+    v[0][k] = b.x(k).to_float(), v[1][k] = b.y(k).to_float();
+    v[2][k] = b.vx(k).to_float(), v[3][k] = b.vy(k).to_float();
+  }
+  flockscope::MetricsOptions opt;
+  opt.nearest_neighbour = false;
+  opt.clusters = false;
+  return flockscope::compute_metrics({v[0].data(), v[1].data(), v[2].data(), v[3].data(), b.size()}, 40, opt);
+}
+
+void expect_metrics_match(const fb::BoardFlock& b, const char* what) {
+  std::vector<float> v[4];
+  const auto m = float_metrics_of(b, v);
+  const auto i = b.metrics(0);
+  EXPECT_EQ(i.boids, b.size()) << what;
+  // The centroid: the exact integer mean as a float (float's own rounding: 3e-5 at 640 px).
+  EXPECT_NEAR(i.centroid_x, m.centroid_x, 1e-4 + 2e-7 * std::fabs(m.centroid_x)) << what;
+  EXPECT_NEAR(i.centroid_y, m.centroid_y, 1e-4 + 2e-7 * std::fabs(m.centroid_y)) << what;
+  EXPECT_NEAR(i.diameter, m.diameter, 1e-5 * m.diameter + 1e-4) << what;
+  EXPECT_NEAR(i.mean_speed, m.mean_speed, 1e-5 * m.mean_speed + 1e-5) << what;
+  EXPECT_NEAR(i.polarisation, m.polarisation, 1e-4) << what;
+}
+
+TEST(BoardFlock, IntegerMetricsMatchCoreOnTheSameState) {
+  Pair pair(2000);
+  expect_metrics_match(*pair.board, "fresh 2,000");
+  for (int i = 0; i < 300; ++i) pair.board->step();
+  expect_metrics_match(*pair.board, "2,000 after 300 steps");
+  // Far off screen, a boid standing still, tiny and huge velocities, one on the centroid.
+  fb::BoardFlock& b = *pair.board;
+  b.set_size(6);
+  b.set_boid(0, fb::fix(-20000.25), fb::fix(30000.5), fb::fix(0.0), fb::fix(0.0));
+  b.set_boid(1, fb::fix(20000.0), fb::fix(-30000.0), fb::fix::from_raw(1), fb::fix::from_raw(-3));
+  b.set_boid(2, fb::fix(0.0), fb::fix(0.0), fb::fix(64.0), fb::fix(-0.5));
+  b.set_boid(3, fb::fix(1.0), fb::fix(2.0), fb::fix(-100.0), fb::fix(100.0));
+  b.set_boid(4, fb::fix(0.0), fb::fix(0.5), fb::fix(3.0), fb::fix(4.0));
+  b.set_boid(5, fb::fix(-0.75), fb::fix(-0.5), fb::fix(-5.0), fb::fix(0.01));
+  expect_metrics_match(b, "extremes");
+}
+
+TEST(BoardFlock, IntegerMetricsHandComputed) {
+  Pair pair(2);
+  fb::BoardFlock& b = *pair.board;
+  // (0, 0) and (6, 8): centroid (3, 4), both 5 px from it. Velocities (3, 4) and (0, -5):
+  // speeds 5, unit headings (0.6, 0.8) + (0, -1) = (0.6, -0.2), |.| / 2 = sqrt(0.4) / 2.
+  b.set_boid(0, fb::fix(0.0), fb::fix(0.0), fb::fix(3.0), fb::fix(4.0));
+  b.set_boid(1, fb::fix(6.0), fb::fix(8.0), fb::fix(0.0), fb::fix(-5.0));
+  const auto m = b.metrics(0);
+  EXPECT_EQ(m.centroid_x, 3.0f);
+  EXPECT_EQ(m.centroid_y, 4.0f);
+  EXPECT_NEAR(m.diameter, 5.0, 5e-5);
+  EXPECT_NEAR(m.mean_speed, 5.0, 5e-5);
+  EXPECT_NEAR(m.polarisation, std::sqrt(0.4) / 2, 5e-5);
+  EXPECT_EQ(m.boids, 2u);
+  // A boid at rest counts in the speed (0) but has no heading (core's `moving`).
+  b.set_boid(1, fb::fix(6.0), fb::fix(8.0), fb::fix(0.0), fb::fix(0.0));
+  const auto r = b.metrics(0);
+  EXPECT_NEAR(r.mean_speed, 2.5, 5e-5);
+  EXPECT_NEAR(r.polarisation, 1.0, 5e-5);
+}
+
 TEST(BoardFlock, SpawnsLikeCore) {
   Params p;
   p.boids = 100;
@@ -397,7 +463,12 @@ TEST(BoardFlock, TwoCoreSplitOfTheStepEqualsOneCore) {
     const std::uint32_t half = (n / 2) & ~3u;
     b.sort_cells(half, n);  // "core 1" first
     b.sort_cells(0, half);
-    b.sort_scatter();
+    b.sort_count();
+    const std::uint32_t mid = b.middle_cell();
+    ASSERT_GT(mid, 0u);
+    ASSERT_LT(mid, b.cell_count());
+    b.sort_move(mid, b.cell_count());  // "core 1" first
+    b.sort_move(0, mid);
     b.sort_finish(half, n);
     b.sort_finish(0, half);
     for (std::uint32_t core : {1u, 0u})

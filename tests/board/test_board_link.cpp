@@ -484,3 +484,71 @@ TEST(BoardDraw, PredatorCrossesEraseInBands) {
   EXPECT_EQ(lit, 1);
   EXPECT_TRUE(f.get(330, 238));
 }
+
+TEST(BoardLink, MetricsCoverAllBoidsWhenTheStateStreamIsOff) {
+  Rig r(2000);
+  r.hello();
+  r.app.got.clear();
+  r.frame();
+  // State on: the app has every boid; the board's message is a sample (every 16th of 2,000).
+  ASSERT_EQ(r.app.of(MsgType::kMetrics).size(), 1u);
+  EXPECT_EQ(r.app.of(MsgType::kMetrics)[0].metrics.boids, 125u);
+  r.request(proto::make_command(proto::CommandId::kStreams, proto::stream::kMetrics | proto::stream::kStats));
+  r.app.got.clear();
+  r.frame();
+  EXPECT_TRUE(r.app.of(MsgType::kFlockState).empty());
+  ASSERT_EQ(r.app.of(MsgType::kMetrics).size(), 1u);
+  const auto m = r.app.of(MsgType::kMetrics)[0].metrics;
+  EXPECT_EQ(m.boids, 2000u);  // state off: the message is the app's only source, exact
+  const auto all = r.board->flock().metrics(0);
+  EXPECT_EQ(m.diameter, all.diameter);
+  EXPECT_EQ(m.polarisation, all.polarisation);
+  // Paused: no state goes out, so the metrics are exact as well.
+  r.request(proto::make_command(proto::CommandId::kStreams, proto::stream::kAll));
+  r.request(proto::make_command(proto::CommandId::kPause));
+  r.app.got.clear();
+  r.frame();
+  ASSERT_EQ(r.app.of(MsgType::kMetrics).size(), 1u);
+  EXPECT_EQ(r.app.of(MsgType::kMetrics)[0].metrics.boids, 2000u);
+}
+
+TEST(BoardLink, StateChunksAreTheEncodersBytes) {
+  // The board writes its state chunks itself (straight from Q16.16 into the ring); every
+  // frame it sends must be byte for byte what protocol::encode makes of the same message,
+  // with and without scout groups.
+  for (const double scouts : {0.0, 40.0}) {
+    Rig r(300);
+    if (scouts > 0) {
+      r.board->set_param(fb::pid::scouts1, ParamValue::of_int(std::int64_t(scouts)));
+      r.board->reset(3);
+    }
+    r.hello();
+    r.io.budget = SIZE_MAX;
+    r.board->frame_start(r.io, r.t);
+    r.board->flock().step();
+    r.board->frame_end(r.t + 5000, 5000);
+    r.board->pump(r.io);
+    const std::vector<std::uint8_t> wire = r.io.from_board;
+    int chunks = 0;
+    std::size_t i = 0;
+    while (i < wire.size()) {
+      ASSERT_EQ(wire[i], 0);
+      std::size_t j = i + 1;
+      while (j < wire.size() && wire[j] != 0) ++j;
+      ASSERT_LT(j, wire.size());
+      proto::StaticDecoder<> dec;
+      Message m{};
+      std::span<const std::uint8_t> one(wire.data() + i, j + 1 - i);
+      ASSERT_TRUE(dec.next(one, m));
+      std::uint8_t again[proto::kMaxWireSize];
+      const std::size_t n = proto::encode(m, again);
+      ASSERT_EQ(std::vector<std::uint8_t>(again, again + n), std::vector<std::uint8_t>(wire.begin() + std::ptrdiff_t(i), wire.begin() + std::ptrdiff_t(j + 1)));
+      if (m.type == MsgType::kFlockState) {
+        ++chunks;
+        EXPECT_EQ(m.flock_state.flags != 0, scouts > 0);
+      }
+      i = j + 1;
+    }
+    EXPECT_EQ(chunks, 3);
+  }
+}

@@ -214,6 +214,9 @@ TEST(Emulator, TwoCoresShareTheUpdateAndMakeTheOneCoreFlock) {
   const std::string hash = one.field("state hash");
   ASSERT_EQ(hash.size(), 16u) << one.out;
   EXPECT_EQ(dual.field("state hash"), hash) << "two cores made a different flock";
+  // Core 0's stack (over 4 KB deep while the link sends) must not reach into core 1's: in
+  // the SDK's default place, right under core 0's, it overwrote a waiting core 1's frames.
+  EXPECT_EQ(dual.field("stack overlap"), "no") << dual.out;
   const double update1 = std::atof(one.field("update").c_str()), update2 = std::atof(dual.field("update").c_str());
   const double scan1 = std::atof(one.field("scan").c_str());
   // One core's update phase is its scan plus the rest; two cores should take a bit over half.

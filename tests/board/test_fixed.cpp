@@ -152,3 +152,28 @@ TEST(BoardFixed, SqrtFastPathEqualsTheDigitLoop) {
   for (std::int32_t r = 1024; r < 32768; ++r)
     for (std::int32_t raw : {r * r - 1, r * r, r * r + 2 * r}) ASSERT_EQ(sqrt(fix::from_raw(raw)).raw, reference(raw)) << raw;
 }
+
+TEST(BoardFixed, NewtonIntegerSqrtIsTheFloorOfTheRoot) {
+  // isqrt_newton (the seed table and one Newton step, for x in [2^14, 2^30)): floor(sqrt(x))
+  // and the remainder x - r^2, at both ends of every seed's interval (where the seed is
+  // furthest from the root), on both sides of every square, and at random.
+  auto check = [](std::uint32_t x) {
+    std::uint32_t rem = x;
+    const std::uint32_t r = flockscope::board::isqrt_newton(rem);
+    ASSERT_LE(std::uint64_t(r) * r, x) << x;
+    ASSERT_GT(std::uint64_t(r + 1) * (r + 1), x) << x;
+    ASSERT_EQ(rem, x - r * r) << x;
+  };
+  for (std::uint32_t s = 8; s <= 22; s += 2)
+    for (std::uint32_t y = 64; y < 256; ++y)
+      for (std::uint32_t x : {y << s, ((y + 1) << s) - 1})
+        if (x >= (1u << 14) && x < (1u << 30)) check(x);
+  for (std::uint32_t r = 128; r < 32768; ++r)
+    for (std::uint32_t x : {r * r - 1, r * r, r * r + 2 * r}) if (x >= (1u << 14)) check(x);
+  std::uint64_t state = 0x2545F4914F6CDD1Dull;
+  for (int i = 0; i < 1000000; ++i) {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    const std::uint32_t x = (1u << 14) + std::uint32_t(state % ((1u << 30) - (1u << 14)));
+    check(x);
+  }
+}

@@ -235,6 +235,7 @@ TEST(FrameAssembler, MetricsComeFromTheWholeStateAndFromTheBoardOnlyWithoutIt) {
   EXPECT_NEAR(whole.polarisation, 1.0, 1e-12);
   EXPECT_NEAR(whole.mean_speed, std::hypot(1.25, -0.5), 1e-12);
   EXPECT_NE(whole.diameter, 12.5);  // not the board's 12.5
+  EXPECT_EQ(link::metrics_boids(got[0]), 300u);  // all of the frame's boids
 
   for (std::size_t i : {1u, 2u}) {
     EXPECT_FALSE(link::metrics_from_state(got[i])) << "frame " << got[i].frame;
@@ -244,5 +245,6 @@ TEST(FrameAssembler, MetricsComeFromTheWholeStateAndFromTheBoardOnlyWithoutIt) {
     EXPECT_EQ(m.centroid_y, 200);
     EXPECT_EQ(m.polarisation, 0.75);
     EXPECT_EQ(m.mean_speed, 1.5);
+    EXPECT_EQ(link::metrics_boids(got[i]), 128u) << "the count the board's message names";
   }
 }

@@ -82,7 +82,7 @@ TEST(MirrorCli, TwoThousandBoidsAt30FpsForSixtySecondsWithNoFrameLost) {
   // The columns of `flockscope run` and the metrics' source, one row per board frame.
   EXPECT_EQ(first_line(out / "metrics.csv"),
             "step,time,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,share_right,"
-            "share_left,source");
+            "share_left,source,metrics_boids");
   EXPECT_EQ(lines(out / "metrics.csv"), f["received"].get<std::size_t>() + 1);
   EXPECT_GT(fs::file_size(out / "board.flkrec"), 1000000u);
 
@@ -99,13 +99,14 @@ TEST(MirrorCli, TwoThousandBoidsAt30FpsForSixtySecondsWithNoFrameLost) {
     std::vector<std::string> c;
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
-    ASSERT_EQ(c.size(), 12u) << line;
+    ASSERT_EQ(c.size(), 13u) << line;
     const long long step = std::atoll(c[0].c_str());
     if (last_step >= 0) {
       ASSERT_EQ(step, last_step + 1) << "row " << row;
     }
     last_step = step;
     EXPECT_EQ(c[11], "state") << "row " << row;
+    EXPECT_EQ(c[12], "2000") << "row " << row;
     ASSERT_LT(row, rec.frames());
     const RecordedFrame fr = rec.frame(row);
     ASSERT_EQ(fr.step, std::uint64_t(step));

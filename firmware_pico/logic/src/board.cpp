@@ -309,9 +309,11 @@ void Board::send_tail() {
   tail_pending_ = false;
   if (!session_) return;
   if (streams_ & protocol::stream::kPredators) {
-    msg_ = Message{};
+    // (msg_ is reused field by field: assigning a whole Message{} would clear and copy all
+    // of its union, several KiB, three times a frame.)
     msg_.type = MsgType::kPredators;
     msg_.version = protocol::kProtocolVersion;
+    msg_.predators = protocol::Predators{};
     auto& p = msg_.predators;
     p.frame = out_frame_;
     p.count = std::uint8_t(flock_.predator_count());
@@ -324,17 +326,20 @@ void Board::send_tail() {
     send(msg_);
   }
   if (streams_ & protocol::stream::kMetrics) {
-    const FlockMetrics fm = flock_.metrics();
-    msg_ = Message{};
+    // With the state stream on, the app computes exact metrics from the state and the board
+    // sends a cheap sample; without it (or paused) the board's message is the app's only
+    // source, and the state's encoding is not using the frame's link time: all boids.
+    const bool state_on = (streams_ & protocol::stream::kFlockState) && !paused_;
+    const FlockMetrics fm = flock_.metrics(state_on ? kMetricsSample : 0);
     msg_.type = MsgType::kMetrics;
     msg_.version = protocol::kProtocolVersion;
     msg_.metrics = {out_frame_, fm.diameter, fm.centroid_x, fm.centroid_y, fm.polarisation, fm.mean_speed, fm.boids};
     send(msg_);
   }
   if (streams_ & protocol::stream::kStats) {
-    msg_ = Message{};
     msg_.type = MsgType::kStats;
     msg_.version = protocol::kProtocolVersion;
+    msg_.stats = protocol::Stats{};
     auto& s = msg_.stats;
     s.frame = out_frame_;
     s.fps = pacer_.fps();
@@ -352,25 +357,28 @@ void Board::send_tail() {
 bool Board::encode_next_chunk() {
   const std::uint32_t count =
       out_total_ - out_next_ < protocol::kMaxBoidsPerChunk ? out_total_ - out_next_ : protocol::kMaxBoidsPerChunk;
-  msg_.type = MsgType::kFlockState;
-  msg_.version = protocol::kProtocolVersion;
-  auto& s = msg_.flock_state;
-  s.frame = out_frame_;
-  s.total = out_total_;
-  s.offset = out_next_;
-  s.count = std::uint16_t(count);
-  s.pos_shift = 4;
-  s.vel_shift = 8;
-  s.flags = out_groups_ ? protocol::kStateFlagGroups : 0;
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const std::uint32_t k = out_next_ + i;
-    s.boids[i] = {quantise_fix(flock_.x(k), 4), quantise_fix(flock_.y(k), 4), quantise_fix(flock_.vx(k), 8),
-                  quantise_fix(flock_.vy(k), 8)};
-    s.groups[i] = out_groups_ ? flock_.group(k) : 0;
+  // The frame is written straight from the state (no Message in between) into raw_, which
+  // is word-aligned for the CRC and COBS, then stuffed into the ring itself (into wire_ and
+  // copied when the ring's free space wraps around its end).
+  const std::size_t payload = protocol::flock_state_payload_size(count, out_groups_);
+  const std::size_t n = protocol::kHeaderSize + payload + protocol::kCrcSize;
+  if (protocol::wire_size_bound(payload) > ring_free()) return false;
+  protocol::write_frame_header(raw_, MsgType::kFlockState, encoder_.take_seq());
+  const fix *x = &flock_.xs()[out_next_], *y = &flock_.ys()[out_next_];
+  const fix *vx = &flock_.vxs()[out_next_], *vy = &flock_.vys()[out_next_];
+  protocol::write_flock_state_payload(
+      raw_ + protocol::kHeaderSize, out_frame_, out_total_, out_next_, std::uint16_t(count), 4, 8, out_groups_,
+      [&](std::size_t i) {
+        return protocol::BoidQ{quantise_fix(x[i], 4), quantise_fix(y[i], 4), quantise_fix(vx[i], 8),
+                               quantise_fix(vy[i], 8)};
+      },
+      [this](std::size_t i) { return flock_.group(out_next_ + std::uint32_t(i)); });
+  const std::size_t tail = (ring_head_ + ring_used_) % kTxRing;
+  if (kTxRing - tail >= protocol::wire_size_bound(payload)) {
+    ring_used_ += protocol::frame_to_wire(raw_, n, ring_ + tail);
+  } else {
+    ring_push(wire_, protocol::frame_to_wire(raw_, n, wire_));
   }
-  const std::size_t n = encoder_.encode(msg_, std::span<std::uint8_t>(wire_));
-  if (n == 0 || n > ring_free()) return false;
-  ring_push(wire_, n);
   out_next_ += count;
   return true;
 }

@@ -161,9 +161,10 @@ inline void cornell_bias(S& vx, S& biasval, int group, const CornellCoeffs<S>& c
 // ---------------------------------------------------------------- speed limit
 // Clamps the speed into [minspeed, maxspeed] (maxspeed wins when they cross). A zero speed
 // has no direction: it takes the direction of (fallback_vx, fallback_vy), else +x.
+// speed2 is vx * vx + vy * vy (limit_speed_sq: for a caller that has it already).
 template <class S>
-inline void limit_speed(S& vx, S& vy, S minspeed, S maxspeed, S fallback_vx, S fallback_vy) {
-  const S speed = sqrt(vx * vx + vy * vy);
+inline void limit_speed_sq(S& vx, S& vy, S speed2, S minspeed, S maxspeed, S fallback_vx, S fallback_vy) {
+  const S speed = sqrt(speed2);
   S target = speed;
   if (speed < minspeed) target = minspeed;
   if (target > maxspeed) target = maxspeed;
@@ -181,6 +182,11 @@ inline void limit_speed(S& vx, S& vy, S minspeed, S maxspeed, S fallback_vx, S f
     vx = target;
     vy = S(0);
   }
+}
+
+template <class S>
+inline void limit_speed(S& vx, S& vy, S minspeed, S maxspeed, S fallback_vx, S fallback_vy) {
+  limit_speed_sq(vx, vy, vx * vx + vy * vy, minspeed, maxspeed, fallback_vx, fallback_vy);
 }
 
 // ---------------------------------------------------------------- the Cornell update's tail

@@ -32,6 +32,15 @@ inline constexpr std::size_t wire_size_bound(std::size_t payload) {
   return 1 + f + f / 254 + 1 + 1;
 }
 
+// For senders that write a frame's header and payload themselves (the board's state
+// chunks): the header at p (this protocol version), and the last step of every encoder:
+// raw[0, n) holds header + payload followed by 4 bytes of room for the CRC (n counts
+// them); appends the CRC and writes the wire bytes (0x00, COBS, 0x00; at most
+// wire_size_bound(n - kHeaderSize - kCrcSize)) to out, which must not overlap raw.
+// Returns the wire length. Fastest with raw 4-byte aligned (CRC and COBS take words).
+void write_frame_header(std::uint8_t* p, MsgType type, std::uint16_t seq);
+std::size_t frame_to_wire(std::uint8_t* raw, std::size_t n, std::uint8_t* out);
+
 // Keeps the sender's sequence counter: every frame sent gets the next number.
 class Encoder {
  public:

@@ -7,6 +7,7 @@
 #include <span>
 
 #include "flockscope/protocol/codec.hpp"
+#include "flockscope/protocol/le.hpp"
 #include "flockscope/protocol/messages.hpp"
 
 namespace flockscope::protocol {
@@ -43,6 +44,40 @@ struct StateEncoding {
   std::uint8_t vel_shift = 8;  // 1/256 px/frame: +-128 px/frame
   std::size_t boids_per_chunk = kMaxBoidsPerChunk;
 };
+
+// The flock_state payload (PROTOCOL.md), written at p by both senders of state chunks
+// (encode_flock_state_chunk from float arrays, the board from its fixed-point state):
+// the fields, `count` boids from boid(i) (a BoidQ, i in [0, count)) and, with groups, their
+// scout groups group(i) at 2 bits each. The caller checks the fields' rules.
+inline std::size_t flock_state_payload_size(std::size_t count, bool groups) {
+  return fixed_payload_size(MsgType::kFlockState) + count * 8 + (groups ? (count + 3) / 4 : 0);
+}
+template <class BoidAt, class GroupAt>
+void write_flock_state_payload(std::uint8_t* p, std::uint32_t frame, std::uint32_t total, std::uint32_t offset,
+                               std::uint16_t count, std::uint8_t pos_shift, std::uint8_t vel_shift, bool groups,
+                               BoidAt&& boid, GroupAt&& group) {
+  le::put_u32(p, 0, frame);
+  le::put_u32(p, 4, total);
+  le::put_u32(p, 8, offset);
+  le::put_u16(p, 12, count);
+  le::put_u8(p, 14, pos_shift);
+  le::put_u8(p, 15, vel_shift);
+  le::put_u8(p, 16, groups ? kStateFlagGroups : 0);
+  std::uint8_t* b = p + fixed_payload_size(MsgType::kFlockState);
+  for (std::size_t i = 0; i < count; ++i, b += 8) {
+    const BoidQ q = boid(i);
+    le::put_i16(b, 0, q.x);
+    le::put_i16(b, 2, q.y);
+    le::put_i16(b, 4, q.vx);
+    le::put_i16(b, 6, q.vy);
+  }
+  if (!groups) return;
+  for (std::size_t i = 0; i < count; i += 4) {
+    unsigned packed = 0;
+    for (std::size_t k = 0; k < 4 && i + k < count; ++k) packed |= (group(i + k) & 3u) << (2 * k);
+    *b++ = static_cast<std::uint8_t>(packed);
+  }
+}
 
 // Wire bytes that encode_flock_state needs at most for n boids.
 std::size_t flock_state_wire_bound(std::size_t n, bool groups,

@@ -53,6 +53,9 @@ struct BoardConfig {
 inline constexpr std::uint8_t kSwMajor = 0, kSwMinor = 1;
 inline constexpr std::uint16_t kSwPatch = 0;
 inline constexpr std::size_t kTxRing = 8192;
+// The boids the metrics message covers while the state stream is on (then the app has every
+// boid); with it off the message covers all of them.
+inline constexpr std::uint32_t kMetricsSample = 128;
 
 // What the board counts of its side of the link (the app's link::LinkCounters counts the
 // app's).
@@ -118,6 +121,7 @@ class Board {
   protocol::Message msg_{};    // scratch for outgoing messages
   protocol::Message rx_msg_{}; // scratch for incoming ones
   std::uint8_t wire_[protocol::kMaxWireSize] = {};
+  alignas(4) std::uint8_t raw_[protocol::kMaxFrameSize] = {};  // a state chunk before stuffing
   std::uint8_t ring_[kTxRing] = {};
   std::size_t ring_head_ = 0, ring_used_ = 0;
 

@@ -128,14 +128,21 @@ class BoardFlock {
   // Grows (new boids continue the spawn sequence) or shrinks (highest ids go) the flock.
   void set_count(std::uint32_t n);
 
-  // begin_step() = sort_cells(0, size()); sort_scatter(); sort_finish(0, size()). Two cores
-  // share it by splitting the two per-boid passes into disjoint ranges (any split, any
-  // order within a pass: the same bits); sort_scatter() runs on one core, each pass after
-  // the previous one has ended everywhere.
+  // begin_step() = sort_cells(0, size()); sort_scatter(); sort_finish(0, size()), and
+  // sort_scatter() = sort_count(); sort_move(0, cell_count()). Two cores share it by
+  // splitting sort_cells and sort_finish into disjoint slot ranges and sort_move into
+  // disjoint cell ranges (any split, any order within a pass: the same bits; middle_cell()
+  // halves the boids); sort_count() runs on one core, each pass after the previous one has
+  // ended everywhere.
   void begin_step();
   void sort_cells(std::uint32_t begin, std::uint32_t end);   // each boid's cell
   void sort_scatter();                                       // counting sort into `near`
+  void sort_count();                                         // cells' starts (serial)
+  void sort_move(std::uint32_t cell_begin, std::uint32_t cell_end);  // those cells' boids into `near`
   void sort_finish(std::uint32_t begin, std::uint32_t end);  // state back, Q23.9 snapshot
+  std::uint32_t cell_count() const { return cols_ * rows_; }
+  // After sort_count(): the first cell whose start is at least size() / 2.
+  std::uint32_t middle_cell() const;
   // The boid update, one core: each pair of boids visited once (a half stencil, in slot
   // order) and added to both boids' sums, the sums of the boids ahead waiting in a rolling
   // window of accumulators (the snapshot's unused capacity, see window()); a boid is
@@ -171,6 +178,8 @@ class BoardFlock {
   std::uint16_t id(std::uint32_t k) const { return buf_.id[k]; }
   const fix* xs() const { return buf_.x; }  // x(0) .. x(size() - 1), for tight loops
   const fix* ys() const { return buf_.y; }
+  const fix* vxs() const { return buf_.vx; }
+  const fix* vys() const { return buf_.vy; }
   // Scout group of slot k: 0 none, 1 right, 2 left (ids as in core::scout_group).
   std::uint8_t group(std::uint32_t k) const;
   // Places boid `id` (tests: start from a float engine's state). Slots follow ids.
@@ -212,10 +221,13 @@ class BoardFlock {
   // next configure()/reset().
   void set_reach(std::uint32_t r) { reach_pref_ = r < 2 ? 2 : r > kMaxReach ? kMaxReach : r; }
 
-  // Centroid over all boids; diameter, polarisation and mean speed over an even sample of
-  // at most `sample` boids (0: all; a full pass costs two square roots and two divisions a
-  // boid in software floating point), their count in `boids`.
-  FlockMetrics metrics(std::uint32_t sample = 128) const;
+  // core's compute_metrics (centroid, diameter = mean distance to the centroid, mean speed,
+  // polarisation = |sum of unit headings| / moving boids) in integer arithmetic: centroid
+  // over all boids; diameter, polarisation and mean speed over an even sample of at most
+  // `sample` boids (0: all), their count in `boids`. Lengths are integer square roots (a
+  // table and one Newton step on the hardware divider) of the vectors scaled to 15 bits:
+  // within 1e-4 relative of the float result per boid (test BoardFlock.IntegerMetrics*).
+  FlockMetrics metrics(std::uint32_t sample = 0) const;
 
  private:
   std::uint32_t cell_x(fix x) const;
