@@ -17,6 +17,7 @@
 #include "pico/stdlib.h"
 #include "tusb.h"
 #ifndef FLOCKSCOPE_SINGLE_CORE
+#include "hardware/sync.h"
 #include "pico/multicore.h"
 #endif
 #ifndef FLOCKSCOPE_NO_VGA
@@ -76,6 +77,13 @@ UsbTransport g_usb;
 //   the two cores' read-modify-writes never touch the same word).
 // The counting sort's count, the predators and the status line stay on core 0.
 constexpr std::uint32_t kBlock = 32;
+// The update's next unclaimed block (two cores): each core claims the next block under a
+// hardware spinlock when it finishes one, so the core whose blocks had fewer neighbours
+// takes more of them and both finish together (a fixed even/odd split left the faster
+// core waiting). Which core updates a boid does not change it: the update reads only the
+// snapshot and writes only the boid's own state.
+std::uint32_t g_next_block = 0;
+spin_lock_t* g_block_lock = nullptr;
 enum Pass : std::uint32_t { kPassCells = 1, kPassMove, kPassFinish, kPassUpdate, kPassDraw };
 // The sort_move split (set by core 0 before it posts kPassMove): core 0 moves the boids of
 // the cells below it, core 1 the rest.
@@ -130,7 +138,14 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
       if (kCores == 1) {
         if (core == 0) f.update_pairs();
       } else {
-        for (std::uint32_t b = core * kBlock; b < n; b += 2 * kBlock) f.update(b, b + kBlock);
+        for (;;) {
+          spin_lock_unsafe_blocking(g_block_lock);
+          const std::uint32_t b = g_next_block;
+          g_next_block = b + kBlock;
+          spin_unlock_unsafe(g_block_lock);
+          if (b >= n) break;
+          f.update(b, b + kBlock);
+        }
       }
       break;
     case kPassDraw:
@@ -180,9 +195,14 @@ void begin_step_all() {
   run_all(kPassFinish);
 }
 
+void update_all() {
+  g_next_block = 0;
+  run_all(kPassUpdate);
+}
+
 void step_flock() {
   begin_step_all();
-  run_all(kPassUpdate);
+  update_all();
   g_board->flock().end_step();
 }
 
@@ -243,6 +263,7 @@ int main() {
   vga_start(g_fb);
 #endif
 #ifndef FLOCKSCOPE_SINGLE_CORE
+  g_block_lock = spin_lock_instance(spin_lock_claim_unused(true));
   multicore_launch_core1_with_stack(core1_main, g_core1_stack, sizeof g_core1_stack);
 #endif
 
@@ -258,7 +279,7 @@ int main() {
     const std::uint64_t t0 = time_us_64();
     fb::BoardFlock& f = g_board->flock();
     if (measure.on() && g_board->running()) {
-      measure.step(f, t0, begin_step_all, [] { run_all(kPassUpdate); });  // step_flock(), timed
+      measure.step(f, t0, begin_step_all, update_all);  // step_flock(), timed
     } else if (g_board->running()) {
       step_flock();
     }
