@@ -69,21 +69,22 @@ UsbTransport g_usb;
 // the pass's number in the SIO mailbox, and answers when it is done:
 //   the sort's per-boid passes: BoardFlock::sort_cells and sort_finish in halves of the
 //   slots, sort_move in two cell ranges of about half the boids each;
-//   the update: interleaved 32-slot blocks, so that both cores get a share of every part
-//   of the screen (slots are in grid order: halves would split top from bottom), each
-//   boid's whole stencil scanned (BoardFlock::update); one core takes the pair-once
-//   update instead (BoardFlock::update_pairs);
+//   the update: runs of slots claimed as each core gets free (below), each boid's whole
+//   stencil scanned (BoardFlock::update); one core takes the pair-once update instead
+//   (BoardFlock::update_pairs);
 //   the drawing: a band of screen rows each (a word of the framebuffer is in one row, so
 //   the two cores' read-modify-writes never touch the same word).
 // The counting sort's count, the predators and the status line stay on core 0.
-constexpr std::uint32_t kBlock = 32;
-// The update's next unclaimed block (two cores): each core claims the next block under a
-// hardware spinlock when it finishes one, so the core whose blocks had fewer neighbours
-// takes more of them and both finish together (a fixed even/odd split left the faster
-// core waiting). Which core updates a boid does not change it: the update reads only the
+// The update's work sharing (two cores): each core claims the next run of slots under a
+// hardware spinlock when it has finished its last one, a quarter of what is left (at
+// least kMinRun slots): long runs first (few claims, and each run's first cell job is made
+// once), short ones at the end, so that both cores finish within a few boids of each
+// other. A fixed split (even and odd 32-slot blocks) left the core with the sparser blocks
+// waiting. Which core updates a boid does not change it: the update reads only the
 // snapshot and writes only the boid's own state.
-std::uint32_t g_next_block = 0;
-spin_lock_t* g_block_lock = nullptr;
+constexpr std::uint32_t kMinRun = 8;
+std::uint32_t g_next_slot = 0;
+spin_lock_t* g_slot_lock = nullptr;
 enum Pass : std::uint32_t { kPassCells = 1, kPassMove, kPassFinish, kPassUpdate, kPassDraw };
 // The sort_move split (set by core 0 before it posts kPassMove): core 0 moves the boids of
 // the cells below it, core 1 the rest.
@@ -139,12 +140,13 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
         if (core == 0) f.update_pairs();
       } else {
         for (;;) {
-          spin_lock_unsafe_blocking(g_block_lock);
-          const std::uint32_t b = g_next_block;
-          g_next_block = b + kBlock;
-          spin_unlock_unsafe(g_block_lock);
+          spin_lock_unsafe_blocking(g_slot_lock);
+          const std::uint32_t b = g_next_slot;
+          const std::uint32_t len = b < n && (n - b) / 4 > kMinRun ? (n - b) / 4 : kMinRun;
+          g_next_slot = b + len;
+          spin_unlock_unsafe(g_slot_lock);
           if (b >= n) break;
-          f.update(b, b + kBlock);
+          f.update(b, b + len);  // (clips the run at n)
         }
       }
       break;
@@ -196,7 +198,7 @@ void begin_step_all() {
 }
 
 void update_all() {
-  g_next_block = 0;
+  g_next_slot = 0;
   run_all(kPassUpdate);
 }
 
@@ -263,7 +265,7 @@ int main() {
   vga_start(g_fb);
 #endif
 #ifndef FLOCKSCOPE_SINGLE_CORE
-  g_block_lock = spin_lock_instance(spin_lock_claim_unused(true));
+  g_slot_lock = spin_lock_instance(spin_lock_claim_unused(true));
   multicore_launch_core1_with_stack(core1_main, g_core1_stack, sizeof g_core1_stack);
 #endif
 
