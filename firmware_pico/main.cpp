@@ -75,14 +75,11 @@ UsbTransport g_usb;
 //   the drawing: a band of screen rows each (a word of the framebuffer is in one row, so
 //   the two cores' read-modify-writes never touch the same word).
 // The counting sort's count, the predators and the status line stay on core 0.
-// The update's work sharing (two cores): each core claims the next run of slots under a
-// hardware spinlock when it has finished its last one, a quarter of what is left (at
-// least kMinRun slots): long runs first (few claims, and each run's first cell job is made
-// once), short ones at the end, so that both cores finish within a few boids of each
-// other. A fixed split (even and odd 32-slot blocks) left the core with the sparser blocks
-// waiting. Which core updates a boid does not change it: the update reads only the
-// snapshot and writes only the boid's own state.
-constexpr std::uint32_t kMinRun = 8;
+// The update's work sharing (two cores): each core claims the next run of slots
+// (BoardFlock::update_run) under a hardware spinlock when it has finished its last one, so
+// both finish together; a fixed split (even and odd 32-slot blocks) left the core with the
+// sparser blocks waiting. Which core updates a boid does not change it: the update reads
+// only the snapshot and writes only the boid's own state.
 std::uint32_t g_next_slot = 0;
 spin_lock_t* g_slot_lock = nullptr;
 enum Pass : std::uint32_t { kPassCells = 1, kPassMove, kPassFinish, kPassUpdate, kPassDraw };
@@ -142,7 +139,7 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
         for (;;) {
           spin_lock_unsafe_blocking(g_slot_lock);
           const std::uint32_t b = g_next_slot;
-          const std::uint32_t len = b < n && (n - b) / 4 > kMinRun ? (n - b) / 4 : kMinRun;
+          const std::uint32_t len = fb::BoardFlock::update_run(b, n);
           g_next_slot = b + len;
           spin_unlock_unsafe(g_slot_lock);
           if (b >= n) break;

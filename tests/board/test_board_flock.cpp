@@ -446,8 +446,9 @@ TEST(BoardFlock, PairOnceBandsOfAnyWindowGiveTheSameFlock) {
 }
 
 // The two-core split of a step (firmware_pico/main.cpp): the sort's per-boid passes in two
-// halves and the update in interleaved 32-slot blocks of whole-stencil scans, each share
-// run in the reverse of the one-core order, against step() (the pair-once update, the
+// halves and the update in the runs the cores claim (BoardFlock::update_run) of
+// whole-stencil scans, each share run in the reverse of the one-core order and the runs
+// dealt to the two "cores" unevenly, against step() (the pair-once update, the
 // board's capacity leaving it its window): every slot's state and the hash equal after
 // every step, fresh and clumped.
 TEST(BoardFlock, TwoCoreSplitOfTheStepEqualsOneCore) {
@@ -457,7 +458,6 @@ TEST(BoardFlock, TwoCoreSplitOfTheStepEqualsOneCore) {
   store.force(fb::pid::predators, 1);
   fb::BoardFlock a(sa.buffers), b(sb.buffers);
   for (fb::BoardFlock* f : {&a, &b}) f->reset(store, 5, n);
-  constexpr std::uint32_t kBlock = 32;
   for (int step = 0; step < 320; ++step) {
     a.step();
     const std::uint32_t half = (n / 2) & ~3u;
@@ -471,8 +471,15 @@ TEST(BoardFlock, TwoCoreSplitOfTheStepEqualsOneCore) {
     b.sort_move(0, mid);
     b.sort_finish(half, n);
     b.sort_finish(0, half);
+    // The runs in claiming order; "core 1" takes every third, core 0 the rest.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;
+    for (std::uint32_t next = 0; next < n; next += fb::BoardFlock::update_run(next, n))
+      runs.emplace_back(next, next + fb::BoardFlock::update_run(next, n));
+    ASSERT_GT(runs.size(), 10u);
+    ASSERT_EQ(runs.back().second - runs.back().first, 8u);  // clipped by update() at n
     for (std::uint32_t core : {1u, 0u})
-      for (std::uint32_t blk = core * kBlock; blk < n; blk += 2 * kBlock) b.update(blk, blk + kBlock);
+      for (std::size_t r = runs.size(); r-- > 0;)
+        if ((r % 3 == 2) == (core == 1)) b.update(runs[r].first, runs[r].second);
     b.end_step();
     ASSERT_EQ(a.state_hash(), b.state_hash()) << "step " << step;
     for (std::uint32_t k = 0; k < n; ++k) {

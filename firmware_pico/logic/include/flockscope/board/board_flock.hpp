@@ -152,8 +152,16 @@ class BoardFlock {
   // bits as update(0, size()).
   void update_pairs();
   // Slots [begin, end): each boid's whole stencil scanned, then updated (any number of
-  // disjoint ranges at once: the two-core firmware's interleaved blocks).
+  // disjoint ranges at once, in any order: the two cores' runs, update_run()).
   void update(std::uint32_t begin, std::uint32_t end);
+  // How many slots from `next` the next run of update() takes when cores claim runs as
+  // they get free: a quarter of what is left, at least 8 (long runs first: few claims,
+  // each run's first cell job made once; short ones at the end, so the cores finish
+  // within a few boids of each other). update() clips a run at size().
+  static constexpr std::uint32_t update_run(std::uint32_t next, std::uint32_t size) {
+    const std::uint32_t quarter = next < size ? (size - next) / 4 : 0;
+    return quarter > 8 ? quarter : 8;
+  }
   void end_step();
   void step() {
     begin_step();
