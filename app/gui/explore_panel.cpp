@@ -194,9 +194,16 @@ void ExplorePanel::controls(const Params& base, const std::string& preset, const
       if (ImGui::Button("Resume")) s.set_paused(false), s.start();
       rects.remember("explore:Resume");
     }
-    char text[96];
+    char state[48] = "";
+    if (s.paused() && s.in_flight() > 0)
+      std::snprintf(state, sizeof state, " (pausing: %d run%s finishing)", s.in_flight(), s.in_flight() == 1 ? "" : "s");
+    else if (s.paused())
+      std::snprintf(state, sizeof state, " (paused)");
+    else if (!running && !s.complete())
+      std::snprintf(state, sizeof state, " (cancelled)");
+    char text[128];
     std::snprintf(text, sizeof text, "%llu / %llu runs%s", static_cast<unsigned long long>(s.done()),
-                  static_cast<unsigned long long>(s.total()), s.paused() ? " (paused)" : !running && !s.complete() ? " (cancelled)" : "");
+                  static_cast<unsigned long long>(s.total()), state);
     ImGui::ProgressBar(s.total() ? float(double(s.done()) / double(s.total())) : 1.0f, ImVec2(-1, 0), text);
     if (ImGui::Button(show_map_ ? "Show the flock" : "Show the map")) show_map_ = !show_map_;
     ImGui::SameLine();

@@ -40,7 +40,12 @@ void ExploreSession::start() {
 }
 
 void ExploreSession::set_paused(bool p) {
-  paused_ = p;
+  {
+    // Under the lock: a worker takes a run and counts it in one locked step, so after this
+    // no run starts uncounted.
+    std::lock_guard lock(mu_);
+    paused_ = p;
+  }
   cv_.notify_all();
 }
 
@@ -65,6 +70,7 @@ void ExploreSession::worker() {
       cv_.wait(lock, [&] { return stop_.load() || !paused_.load(); });
       if (stop_ || next_ >= pending_.size()) break;
       id = pending_[next_++];
+      ++in_flight_;
     }
     try {
       const RunPoint pt = run_point(spec_, id);
@@ -72,8 +78,10 @@ void ExploreSession::worker() {
       std::string row = runs_row(spec_, pt, r);
       std::lock_guard lock(mu_);
       rows_.emplace(id, std::move(row));
+      --in_flight_;
     } catch (const std::exception& e) {  // e.g. out of memory for a huge flock: the map says so
       std::lock_guard lock(mu_);
+      --in_flight_;
       if (error_.empty()) error_ = e.what();
       stop_ = true;
       break;

@@ -36,7 +36,8 @@ class ExploreSession {
   // Starts the workers on the runs not done yet (after cancel(): resumes). No-op while
   // running or when complete.
   void start();
-  // No new run starts while paused; the runs in progress finish.
+  // No new run starts while paused; the runs in progress finish (in_flight() counts them:
+  // once set_paused(true) has returned, no run starts that it does not count).
   void set_paused(bool paused);
   // Workers stop after their current run; the finished rows stay, start() resumes. Does not
   // wait for them (the window must not block on a run in flight).
@@ -46,6 +47,8 @@ class ExploreSession {
 
   bool running() const { return active_.load() > 0; }
   bool paused() const { return paused_.load(); }
+  // Runs being made now (taken by a worker, not finished).
+  int in_flight() const { return in_flight_.load(); }
   bool complete() const { return done() == total(); }
   std::uint64_t done() const;
   std::uint64_t total() const { return run_count(spec_); }
@@ -75,7 +78,7 @@ class ExploreSession {
   std::vector<std::uint64_t> pending_;         // ids still to make, taken from next_
   std::size_t next_ = 0;
   std::vector<std::thread> threads_;
-  std::atomic<int> active_{0};
+  std::atomic<int> active_{0}, in_flight_{0};
   std::atomic<bool> paused_{false}, stop_{false};
   std::string error_;
 };
