@@ -16,8 +16,8 @@
 #include "measure.hpp"
 #include "pico/stdlib.h"
 #include "tusb.h"
+#include "hardware/sync.h"  // the update's spinlock (run_pass compiles for every image)
 #ifndef FLOCKSCOPE_SINGLE_CORE
-#include "hardware/sync.h"
 #include "pico/multicore.h"
 #endif
 #ifndef FLOCKSCOPE_NO_VGA

@@ -195,8 +195,9 @@ void ExplorePanel::controls(const Params& base, const std::string& preset, const
       rects.remember("explore:Resume");
     }
     char state[48] = "";
-    if (s.paused() && s.in_flight() > 0)
-      std::snprintf(state, sizeof state, " (pausing: %d run%s finishing)", s.in_flight(), s.in_flight() == 1 ? "" : "s");
+    const int in_flight = s.in_flight();  // read once: a worker may finish meanwhile
+    if (s.paused() && in_flight > 0)
+      std::snprintf(state, sizeof state, " (pausing: %d run%s finishing)", in_flight, in_flight == 1 ? "" : "s");
     else if (s.paused())
       std::snprintf(state, sizeof state, " (paused)");
     else if (!running && !s.complete())

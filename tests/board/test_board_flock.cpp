@@ -473,7 +473,7 @@ TEST(BoardFlock, TwoCoreSplitOfTheStepEqualsOneCore) {
     b.sort_finish(0, half);
     // The runs in claiming order; "core 1" takes every third, core 0 the rest.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;
-    for (std::uint32_t next = 0; next < n; next += fb::BoardFlock::update_run(next, n))
+    for (std::uint32_t next = 0; next < n; next = runs.back().second)
       runs.emplace_back(next, next + fb::BoardFlock::update_run(next, n));
     ASSERT_GT(runs.size(), 10u);
     ASSERT_EQ(runs.back().second - runs.back().first, 8u);  // clipped by update() at n

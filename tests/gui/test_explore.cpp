@@ -198,8 +198,7 @@ TEST(Explore, PauseCancelResumeAndExportButtonsInTheWindow) {
   // Pause: the run in flight finishes, then no more; the flock runs meanwhile.
   click(app, pause.cx(), pause.cy());
   ASSERT_TRUE(s.paused());
-  // The run in flight finishes (however long a loaded or instrumented machine takes), and
-  // the map says so meanwhile.
+  // The run in flight finishes (however long a loaded or instrumented machine takes).
   EXPECT_LE(s.in_flight(), 1);  // one worker
   ASSERT_TRUE(idle(300000, [&] { return s.in_flight() == 0; }));
   const std::uint64_t at_pause = s.done();
