@@ -92,6 +92,11 @@ void BoardFlock::configure(const ParamStore& p) {
     cs += cs / 4 + 1;
   }
   cell_px_ = cs;
+  // The grid lines' first pixels (StencilTrim's edges): grid_line() gives line i from pixel
+  // ceil(i 2^16 / inv) - pad on. A table, so that make_runs() does not divide.
+  trim_lines_ = cols_ < kMaxTrimLines && rows_ < kMaxTrimLines;
+  for (std::uint32_t i = 0; trim_lines_ && i <= (cols_ > rows_ ? cols_ : rows_); ++i)
+    line_px_[i] = std::int16_t(std::int32_t((i * 65536u + inv_cell_ - 1) / inv_cell_) - pad_px_);
   // The fast scan (flockscope_scan_neighbours) skips the box test and the self test: it
   // needs 0 < protected2 <= visual2 < 2^30 (ranges below 64 px; the boid itself then counts
   // as protected at offset 0, which adds nothing) and offsets whose squares add up within
@@ -388,10 +393,39 @@ bool BoardFlock::make_job(std::uint32_t k, ScanJob& job) const {
   job.protected2 = std::uint32_t(protected2_);
   // Slot k's cell (its state is still the previous frame's: update() writes it after the
   // scan).
-  return make_runs(cell_x(buf_.x[k]), cell_y(buf_.y[k]), job);
+  StencilTrim trim;
+  const bool fast = make_runs(cell_x(buf_.x[k]), cell_y(buf_.y[k]), job, trim);
+  if (fast && trim_on_ && trim_lines_) trim_runs(job, trim);
+  return fast;
 }
 
-bool BoardFlock::make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job) const {
+[[gnu::always_inline]] inline void BoardFlock::trim_runs(ScanJob& job, const StencilTrim& t) {
+  // Offsets to the outer rows' and columns' inner edges (non-negative: the boid's own cell
+  // lies between them) and their squares; every square below 2^31 (the offsets are less
+  // than reach cells + 1 px, under 70 px, 35,840 in Q23.9), so two add up within 32 bits.
+  // A row, or a corner, is out of reach when its nearest point is: offset^2 >= visual2
+  // (the scan counts a candidate only when d2 < visual2).
+  const std::uint32_t v2 = job.visual2;
+  const auto sq = [](std::int32_t d) { return std::uint32_t(d) * std::uint32_t(d); };
+  const std::uint32_t l2 = sq(job.x - t.left9), r2 = sq(t.right9 - job.x);
+  const std::uint32_t t2 = sq(job.y - t.top9), b2 = sq(t.bottom9 - job.y);
+  const NearBoid** run = job.run;
+  if (t2 >= v2) {
+    run[0] = run[1] = t.top[0];
+  } else {
+    run[0] = t.top[l2 + t2 >= v2];
+    run[1] = t.top[3 - (r2 + t2 >= v2)];
+  }
+  run += t.last;
+  if (b2 >= v2) {
+    run[0] = run[1] = t.bottom[0];
+  } else {
+    run[0] = t.bottom[l2 + b2 >= v2];
+    run[1] = t.bottom[3 - (r2 + b2 >= v2)];
+  }
+}
+
+bool BoardFlock::make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job, StencilTrim& trim) const {
   const NearBoid* near = buf_.near;
   const std::uint16_t* start = buf_.cell_start;
   const std::uint32_t reach = reach_, cols = cols_, rows = rows_;
@@ -405,6 +439,20 @@ bool BoardFlock::make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job) con
       job.run[2 * r + 1] = near + s[width];
     }
     job.runs = width;
+    if (trim_lines_) {
+      // The edges: a Q16.16 coordinate is on line i or beyond iff it is at least line i's
+      // first pixel, and round_q9 keeps the order, so a boid on a line before has a Q23.9
+      // coordinate <= 512 x that pixel.
+      const std::uint16_t* top = start + ((cy - reach) * cols + cx - reach);
+      const std::uint16_t* bottom = top + 2 * reach * cols;
+      trim.top[0] = job.run[0], trim.top[1] = near + top[1], trim.top[2] = near + top[width - 1];
+      trim.top[3] = job.run[1];
+      trim.last = 2 * (width - 1);
+      trim.bottom[0] = job.run[trim.last], trim.bottom[1] = near + bottom[1];
+      trim.bottom[2] = near + bottom[width - 1], trim.bottom[3] = job.run[trim.last + 1];
+      trim.top9 = line_px_[cy - reach + 1] * 512, trim.bottom9 = line_px_[cy + reach] * 512;
+      trim.left9 = line_px_[cx - reach + 1] * 512, trim.right9 = line_px_[cx + reach] * 512;
+    }
     return true;
   }
   const std::uint32_t x0 = cx > reach ? cx - reach : 0, x1 = cx + reach < cols ? cx + reach : cols - 1;
@@ -497,6 +545,8 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   if (begin < end) cx = cell_x(buf_.x[begin]), cy = cell_y(buf_.y[begin]);
   const std::uint16_t* next = start + (cy * cols + cx + 1);  // start[c + 1] of the cell c
   bool fast = false, reuse = false;
+  StencilTrim trim;
+  const bool trim_on = trim_on_ && trim_lines_;
 
   for (std::uint32_t k = begin; k < end; ++k) {
     job.x = near[k].x;
@@ -509,16 +559,18 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
       reuse = false;
     }
     if (!reuse) {
-      fast = make_runs(cx, cy, job);
+      fast = make_runs(cx, cy, job, trim);
       reuse = fast;
     }
     const std::uint32_t t0 = clock ? clock() : 0;
-    if (fast)
+    if (fast) {
+      if (trim_on) trim_runs(job, trim);
       flockscope_scan_neighbours(&job);
-    else if (fast_scan_)
+    } else if (fast_scan_) {
       scan_edge(job, range9_);
-    else
+    } else {
       scan_general(job, near + k, range9_, visual2_, protected2_);
+    }
     if (clock) scan_cycles += (clock() - t0) & 0xFFFFFFu;
     update_boid(k, job.x, job.y, job.s, rc);
   }
