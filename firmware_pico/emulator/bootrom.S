@@ -66,22 +66,61 @@ rom_table_lookup:
     bx lr
 
 @ uint8_t *memset(uint8_t *ptr, uint8_t c, uint32_t n)
-@ uint32_t *memset4(uint32_t *ptr, uint8_t c, uint32_t n)   (bytewise is correct for both)
+@ uint32_t *memset4(uint32_t *ptr, uint8_t c, uint32_t n)   (one routine is correct for both)
+@ Bytes up to a word boundary, then whole words, then the last bytes: the real ROM's
+@ memset stores words too, so the emulator's cycle counts of a zeroed table (the sort's
+@ tallies, the status line) are not four times the board's.
 rom_memset:
+    mov r12, r0                @ the result: ptr
     mov r3, r0
-    cmp r2, #0
-    beq 2f
-1:  strb r1, [r3]
+    lsls r1, r1, #24           @ the byte, four times
+    lsrs r1, r1, #24
+    lsls r0, r1, #8
+    orrs r1, r0
+    lsls r0, r1, #16
+    orrs r1, r0
+1:  cmp r2, #0                 @ bytes until r3 is word aligned
+    beq 4f
+    lsls r0, r3, #30
+    beq 3f
+    strb r1, [r3]
     adds r3, #1
     subs r2, #1
-    bne 1b
-2:  bx lr
+    b 1b
+3:  cmp r2, #4                 @ whole words
+    blo 5f
+    str r1, [r3]
+    adds r3, #4
+    subs r2, #4
+    b 3b
+5:  cmp r2, #0                 @ the last bytes
+    beq 4f
+    strb r1, [r3]
+    adds r3, #1
+    subs r2, #1
+    b 5b
+4:  mov r0, r12
+    bx lr
 
 @ uint8_t *memcpy(uint8_t *dest, const uint8_t *src, uint32_t n)
+@ Whole words while both pointers are word aligned (as the real ROM's memcpy copies them),
+@ then bytes.
 rom_memcpy:
     push {r4}
     mov r3, r0
-    cmp r2, #0
+    mov r4, r0
+    orrs r4, r1
+    lsls r4, r4, #30
+    bne 3f
+4:  cmp r2, #4
+    blo 3f
+    ldr r4, [r1]
+    str r4, [r3]
+    adds r1, #4
+    adds r3, #4
+    subs r2, #4
+    b 4b
+3:  cmp r2, #0
     beq 2f
 1:  ldrb r4, [r1]
     strb r4, [r3]
