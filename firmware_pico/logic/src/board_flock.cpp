@@ -104,6 +104,14 @@ void BoardFlock::configure(const ParamStore& p) {
   // which must stay below 110 px (dy^2 < 2^30 after the first test, dx^2 < 3 * 2^30).
   fast_scan_ = !general_only_ && protected2_ > 0 && protected2_ <= visual2_ && visual2_ < (std::uint64_t(1) << 30) &&
                std::uint64_t(reach_ + 1) * 65536u <= std::uint64_t(109) * inv_cell_;
+  // The middle rows of the stencil (all but the outermost two) rarely hold a candidate that
+  // is out of range in y alone (at reach 2 a boid's own row and the rows next to it), so
+  // the fast scan skips that early test there (ScanJob::middle_whole) when d2 = dx^2 + dy^2
+  // cannot wrap 32 bits: cells are at most cell_px_ + 1 px wide (grid_line's reciprocal is
+  // rounded down), so |dx| < (reach + 1) such cells and, in the middle rows, |dy| < reach.
+  const auto cell9 = std::uint64_t(cell_px_ + 1) * 512;
+  const std::uint64_t dx9 = (reach_ + 1) * cell9, dy9 = reach_ * cell9;
+  middle_whole_ = fast_scan_ && dx9 * dx9 + dy9 * dy9 < (std::uint64_t(1) << 32);
 }
 
 void BoardFlock::spawn_one(std::uint32_t slot, std::uint32_t id) {
@@ -298,10 +306,13 @@ void scan_fast_cpp(ScanJob* job) {
   std::uint32_t sum_x = 0, sum_y = 0;
   std::int32_t sum_vx = 0, sum_vy = 0, seen = 0, sep_x = 0, sep_y = 0;
   for (std::uint32_t r = 0; r < job->runs; ++r) {
+    // The middle rows without the test on dy alone (ScanJob::middle_whole); its d2 cannot
+    // wrap there (configure()).
+    const bool dy_test = !job->middle_whole || r == 0 || r + 1 == job->runs;
     for (const NearBoid *p = job->run[2 * r], *e = job->run[2 * r + 1]; p < e; ++p) {
       const std::int32_t dy = y - p->y;
       const std::uint32_t dy2 = std::uint32_t(dy) * std::uint32_t(dy);
-      if (dy2 >= vis2) continue;
+      if (dy_test && dy2 >= vis2) continue;
       const std::int32_t dx = x - p->x;
       const std::uint32_t d2 = std::uint32_t(dx) * std::uint32_t(dx) + dy2;
       if (d2 >= vis2) continue;
@@ -439,6 +450,7 @@ bool BoardFlock::make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job, Ste
       job.run[2 * r + 1] = near + s[width];
     }
     job.runs = width;
+    job.middle_whole = middle_whole_;
     if (trim_lines_) {
       // The edges: a Q16.16 coordinate is on line i or beyond iff it is at least line i's
       // first pixel, and round_q9 keeps the order, so a boid on a line before has a Q23.9

@@ -8,11 +8,14 @@
 @   r0 candidate (NearBoid*, 16 bytes: x, y, vx, vy Q23.9)   lr  end of the run
 @   r1 x of the boid   r2 y of the boid   r3 visual2   r12 protected2
 @   r4-r6 scratch      r7 seen            r8-r11 sums of x, y, vx, vy
-@ Stack: [sp] job, [sp+4] next run pair, [sp+8] end of the run pairs, [sp+12/16] sep x/y.
+@ Stack: [sp] job, [sp+4] next run pair, [sp+8] end of the run pairs, [sp+12/16] sep x/y,
+@ [sp+20] the end of the first pair (middle_whole) or of all pairs.
 @ Two candidates a turn. Cycles (M0+, RAM) per candidate, the loop's share included: 9 out
-@ of range in y, 16 out of the circle, 28 visible (29 in the second slot).
+@ of range in y, 16 out of the circle, 28 visible (29 in the second slot); in the middle
+@ runs (middle_whole) 2 fewer for the last two and 14 out of range in y.
 @ ScanJob offsets (board_flock.hpp): x 0, y 4, visual2 8, protected2 12, sum_x 16,
-@ sum_y 20, sum_vx 24, sum_vy 28, seen 32, sep_x 36, sep_y 40, runs 44, run[] 48.
+@ sum_y 20, sum_vx 24, sum_vy 28, seen 32, sep_x 36, sep_y 40, runs 44, run[] 48,
+@ middle_whole 120.
     .syntax unified
     .cpu cortex-m0plus
     .thumb
@@ -28,7 +31,7 @@ flockscope_scan_neighbours:
     mov r6, r10
     mov r7, r11
     push {r4-r7}
-    sub sp, #20
+    sub sp, #24
     str r0, [sp, #0]
     ldr r4, [r0, #44]          @ runs
     lsls r4, r4, #3            @ 8 bytes a pair
@@ -36,6 +39,12 @@ flockscope_scan_neighbours:
     adds r5, r0, r5            @ &run[0]
     adds r4, r5, r4
     str r4, [sp, #8]
+    ldr r6, [r0, #120]         @ middle_whole: [sp+20] = the first pair's end, so that the
+    cmp r6, #0                 @ pairs after it and before the last go without the dy test;
+    beq 1f                     @ else the end of the pairs (every run with it)
+    movs r4, #8
+    adds r4, r5, r4
+1:  str r4, [sp, #20]
     movs r4, #0
     str r4, [sp, #12]
     str r4, [sp, #16]
@@ -79,6 +88,35 @@ flockscope_scan_neighbours:
     adds r7, #1
     .endm
 
+@ The same without the test on dy alone (the middle runs, ScanJob::middle_whole: d2 cannot
+@ wrap there): 2 cycles less for every candidate within range in y.
+    .macro CANDIDATE_WHOLE off, next, sep
+    ldr r4, [r0, #(\off + 4)]  @ y of the candidate
+    subs r5, r2, r4            @ dy
+    muls r5, r5, r5            @ dy^2
+    ldr r6, [r0, #\off]        @ x of the candidate
+    subs r4, r1, r6            @ dx
+    muls r4, r4, r4
+    adds r4, r4, r5            @ d2
+    cmp r4, r3
+    bhs \next                  @ d2 >= visual2
+    cmp r4, r12
+    blo \sep                   @ d2 < protected2
+    add r8, r6                 @ visible: sums of x, y, vx, vy and the count
+    .if \off == 0
+    adds r4, r0, #4
+    ldm r4, {r4, r5, r6}
+    .else
+    ldr r4, [r0, #(\off + 4)]
+    ldr r5, [r0, #(\off + 8)]
+    ldr r6, [r0, #(\off + 12)]
+    .endif
+    add r9, r4
+    add r10, r5
+    add r11, r6
+    adds r7, #1
+    .endm
+
 @ A protected candidate at r0 + \off (r6 = its x): sep += (dx, dy), then on to \next.
     .macro PROTECTED off, next
     subs r4, r1, r6
@@ -93,6 +131,26 @@ flockscope_scan_neighbours:
     b \next
     .endm
 
+    b .Lnext_run
+    @ A middle run: the same two-candidate loop without the dy test.
+.Lwhole:
+    lsrs r4, r4, #5
+    bcc .Lw_first
+    subs r0, #16
+    b .Lw_second
+.Lw_first:
+    CANDIDATE_WHOLE 0, .Lw_second, .Lw_sep_first
+.Lw_second:
+    CANDIDATE_WHOLE 16, .Lw_tail, .Lw_sep_second
+.Lw_tail:
+    adds r0, #32
+    cmp r0, lr
+    blo .Lw_first
+    b .Lrun_end
+.Lw_sep_first:
+    PROTECTED 0, .Lw_second
+.Lw_sep_second:
+    PROTECTED 16, .Lw_tail
 .Lnext_run:
     ldr r4, [sp, #8]
     cmp r5, r4
@@ -102,6 +160,13 @@ flockscope_scan_neighbours:
     mov lr, r4
     subs r4, r4, r0            @ bytes in the run
     beq .Lrun_end
+    ldr r6, [sp, #20]
+    cmp r5, r6                 @ the first pair (or middle_whole 0): with the dy test
+    bls .Lwith_dy
+    ldr r6, [sp, #8]
+    cmp r5, r6                 @ the last pair: with the dy test
+    blo .Lwhole
+.Lwith_dy:
     lsrs r4, r4, #5            @ carry: an odd number of candidates
     bcc .Lfirst
     subs r0, #16               @ odd: the first one goes through the second slot
@@ -137,7 +202,7 @@ flockscope_scan_neighbours:
     str r4, [r0, #36]
     ldr r4, [sp, #16]
     str r4, [r0, #40]
-    add sp, #20
+    add sp, #24
     pop {r4-r7}
     mov r8, r4
     mov r9, r5

@@ -68,9 +68,13 @@ struct ScanJob {
   NeighbourSums s;              // 16 .. 40: sum_x, sum_y, sum_vx, sum_vy, seen, sep_x, sep_y
   std::uint32_t runs;           // 44: how many [begin, end) pairs follow
   const NearBoid* run[2 * kMaxRuns];  // 48
+  // 120: nonzero: the runs between the first and the last go without the early test on dy
+  // alone (d2 decides there; set by make_runs() where d2 cannot wrap, see configure()).
+  std::uint32_t middle_whole;
 };
+static_assert(sizeof(void*) != 4 || offsetof(ScanJob, middle_whole) == 120, "scan_m0.S reads middle_whole at 120");
 // Scans the job's runs for one boid (the caller zeroes the sums). A candidate is rejected
-// when dy^2 >= visual2, else at squared distance d2 = dx^2 + dy^2 (32-bit unsigned) it is
+// when dy^2 >= visual2 (in the middle runs only with middle_whole 0), else at squared distance d2 = dx^2 + dy^2 (32-bit unsigned) it is
 // protected if d2 < protected2, else visible if d2 < visual2: the strict comparisons of
 // rules::cornell_classify. No box test and no self test: callers use it only when
 // 0 < protected2 <= visual2 < 2^30 (the boid itself, d2 = 0, then adds a zero offset to the
@@ -319,6 +323,7 @@ class BoardFlock {
   bool predators_on_ = true;
   bool general_only_ = false;
   bool trim_on_ = true;
+  bool middle_whole_ = false;  // ScanJob::middle_whole for the fast jobs (configure())
   // StencilTrim's edges: line_px_[i] is the first pixel (less the pad) of grid column and
   // row i, for grids of fewer than kMaxTrimLines columns and rows (trim_lines_; coarser
   // grids scan whole stencils).
