@@ -35,11 +35,11 @@ float grid256(float v) { return std::round(v * 256.0f) / 256.0f; }
 
 // The Cornell coefficients of the board's default ranges (40 px visual, 8 px protected) in
 // the snapshot's 1/512 px units: what the grid scans compare against.
-flockscope::rules::CornellCoeffs<fb::near9> snapshot_coeffs() {
+flockscope::rules::CornellCoeffs<fb::near9> snapshot_coeffs(std::int64_t visual = 40, std::int64_t prot = 8) {
   flockscope::rules::CornellCoeffs<fb::near9> c{};
-  c.range = fb::near9::from_raw(40 * 512);
-  c.visual2 = fb::near9::from_raw(std::int64_t(40 * 512) * (40 * 512));
-  c.protected2 = fb::near9::from_raw(std::int64_t(8 * 512) * (8 * 512));
+  c.range = fb::near9::from_raw(visual * 512);
+  c.visual2 = fb::near9::from_raw((visual * 512) * (visual * 512));
+  c.protected2 = fb::near9::from_raw((prot * 512) * (prot * 512));
   return c;
 }
 
@@ -380,6 +380,36 @@ TEST(BoardFlock, TrimmedStencilGivesEveryBoidTheWholeStencilSums) {
     b.update(0, n), b.end_step();
     ASSERT_EQ(a.state_hash(), b.state_hash()) << "step " << step;
   }
+}
+
+// The fast scan's widest reach: visualRange 63 px (its largest) gives 32 px cells, where a
+// middle-row candidate's d2 comes closest to 2^32 (ScanJob::middle_whole) and the trimmed
+// stencil's squares are largest; the grid still finds exactly the all-pairs neighbours.
+TEST(BoardFlock, FastScanAtItsLargestRangeFindsTheAllPairsNeighbours) {
+  fb::HostFlockStorage storage(4000, 1850);
+  fb::ParamStore store{fb::BoardLimits{}};
+  store.force(fb::pid::visualRange, 63);
+  store.force(fb::pid::protectedRange, 20);
+  fb::BoardFlock board(storage.buffers);
+  board.reset(store, 3, 2000);
+  for (int i = 0; i < 5; ++i) board.step();
+  board.begin_step();
+  const auto c = snapshot_coeffs(63, 20);
+  std::uint32_t fast = 0;
+  std::uint64_t pairs = 0;
+  for (std::uint32_t k = 0; k < board.size(); ++k) {
+    fb::ScanJob job;
+    if (board.scan_sums(k, job)) {
+      ++fast;
+      EXPECT_NE(job.middle_whole, 0u);
+    }
+    const fb::NeighbourSums want = all_pairs_sums(board.previous(), board.size(), k, c);
+    pairs += std::uint32_t(want.seen);
+    expect_sums_equal(job.s, want, k);
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_GT(fast, 1900u);
+  EXPECT_GT(pairs, 100u * board.size());  // dense: about 200 visible neighbours a boid
 }
 
 TEST(BoardFlock, FastScanGivesTheSameFlockAsTheGeneralOne) {
