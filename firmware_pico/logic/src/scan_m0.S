@@ -10,9 +10,9 @@
 @   r4-r6 scratch      r7 seen            r8-r11 sums of x, y, vx, vy
 @ Stack: [sp] job, [sp+4] next run pair, [sp+8] end of the run pairs, [sp+12/16] sep x/y,
 @ [sp+20] the end of the first pair (middle_whole) or of all pairs.
-@ Two candidates a turn. Cycles (M0+, RAM) per candidate, the loop's share included: 9 out
-@ of range in y, 16 out of the circle, 28 visible (29 in the second slot); in the middle
-@ runs (middle_whole) 2 fewer for the last two and 14 out of range in y.
+@ Four candidates a turn. Cycles (M0+, RAM) per candidate, the loop's share included: 8 out
+@ of range in y, 15 out of the circle, 27 visible (29 in slots 1-3, which load with three
+@ LDRs); in the middle runs (middle_whole) 2 fewer for the last two, 13 out of range in y.
 @ ScanJob offsets (board_flock.hpp): x 0, y 4, visual2 8, protected2 12, sum_x 16,
 @ sum_y 20, sum_vx 24, sum_vy 28, seen 32, sep_x 36, sep_y 40, runs 44, run[] 48,
 @ middle_whole 120.
@@ -132,61 +132,6 @@ flockscope_scan_neighbours:
     .endm
 
     b .Lnext_run
-    @ A middle run: the same two-candidate loop without the dy test.
-.Lwhole:
-    lsrs r4, r4, #5
-    bcc .Lw_first
-    subs r0, #16
-    b .Lw_second
-.Lw_first:
-    CANDIDATE_WHOLE 0, .Lw_second, .Lw_sep_first
-.Lw_second:
-    CANDIDATE_WHOLE 16, .Lw_tail, .Lw_sep_second
-.Lw_tail:
-    adds r0, #32
-    cmp r0, lr
-    blo .Lw_first
-    b .Lrun_end
-.Lw_sep_first:
-    PROTECTED 0, .Lw_second
-.Lw_sep_second:
-    PROTECTED 16, .Lw_tail
-.Lnext_run:
-    ldr r4, [sp, #8]
-    cmp r5, r4
-    bhs .Ldone
-    ldm r5!, {r0, r4}          @ begin, end
-    str r5, [sp, #4]
-    mov lr, r4
-    subs r4, r4, r0            @ bytes in the run
-    beq .Lrun_end
-    ldr r6, [sp, #20]
-    cmp r5, r6                 @ the first pair (or middle_whole 0): with the dy test
-    bls .Lwith_dy
-    ldr r6, [sp, #8]
-    cmp r5, r6                 @ the last pair: with the dy test
-    blo .Lwhole
-.Lwith_dy:
-    lsrs r4, r4, #5            @ carry: an odd number of candidates
-    bcc .Lfirst
-    subs r0, #16               @ odd: the first one goes through the second slot
-    b .Lsecond
-    @ Two candidates a turn (r0, r0 + 16): the loop's own cost is shared.
-.Lfirst:
-    CANDIDATE 0, .Lsecond, .Lsep_first
-.Lsecond:
-    CANDIDATE 16, .Ltail, .Lsep_second
-.Ltail:
-    adds r0, #32
-    cmp r0, lr
-    blo .Lfirst
-.Lrun_end:
-    ldr r5, [sp, #4]
-    b .Lnext_run
-.Lsep_first:
-    PROTECTED 0, .Lsecond
-.Lsep_second:
-    PROTECTED 16, .Ltail
 .Ldone:
     ldr r0, [sp, #0]
     mov r4, r8
@@ -209,6 +154,72 @@ flockscope_scan_neighbours:
     mov r10, r6
     mov r11, r7
     pop {r4-r7, pc}
+
+@ A run of n candidates enters its four-slot loop at slot 4 - (n mod 4) (slot 0 when n is a
+@ multiple of 4), r0 moved back by as many slots, so that each turn takes four.
+    .macro DISPATCH p
+    lsrs r4, r4, #5            @ carry: n odd; r4 = n / 2
+    bcs 1f
+    lsrs r4, r4, #1            @ carry: n mod 4 = 2
+    bcs 2f
+    b \p\()_0
+2:  subs r0, #32
+    b \p\()_2
+1:  lsrs r4, r4, #1            @ carry: n mod 4 = 3
+    bcs 3f
+    subs r0, #48
+    b \p\()_3
+3:  subs r0, #16
+    b \p\()_1
+    .endm
+
+@ Four candidates a turn (r0 .. r0 + 48): the loop's own cost is shared four ways. The
+@ protected handlers after the loop, within reach of the slots' conditional branches.
+    .macro LOOP4 cand, p
+\p\()_0:
+    \cand 0, \p\()_1, \p\()_sep0
+\p\()_1:
+    \cand 16, \p\()_2, \p\()_sep1
+\p\()_2:
+    \cand 32, \p\()_3, \p\()_sep2
+\p\()_3:
+    \cand 48, \p\()_tail, \p\()_sep3
+\p\()_tail:
+    adds r0, #64
+    cmp r0, lr
+    blo \p\()_0
+    ldr r5, [sp, #4]
+    b .Lnext_run
+\p\()_sep0:
+    PROTECTED 0, \p\()_1
+\p\()_sep1:
+    PROTECTED 16, \p\()_2
+\p\()_sep2:
+    PROTECTED 32, \p\()_3
+\p\()_sep3:
+    PROTECTED 48, \p\()_tail
+    .endm
+
+.Lnext_run:
+    ldr r4, [sp, #8]
+    cmp r5, r4
+    bhs .Ldone
+    ldm r5!, {r0, r4}          @ begin, end (r5: the next pair)
+    str r5, [sp, #4]
+    mov lr, r4
+    subs r4, r4, r0            @ bytes in the run
+    beq .Lnext_run
+    ldr r6, [sp, #20]
+    cmp r5, r6                 @ the first pair (or middle_whole 0): with the dy test
+    bls .Ldy_dispatch
+    ldr r6, [sp, #8]
+    cmp r5, r6                 @ the last pair: with the dy test
+    bhs .Ldy_dispatch
+    DISPATCH .Lw               @ a middle run, without it
+.Ldy_dispatch:
+    DISPATCH .Ldy
+    LOOP4 CANDIDATE, .Ldy
+    LOOP4 CANDIDATE_WHOLE, .Lw
     .size flockscope_scan_neighbours, . - flockscope_scan_neighbours
 
 @ flockscope_pair_scan(PairJob* job) for the Cortex-M0+: the pair-once scan's inner loop
