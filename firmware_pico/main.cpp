@@ -70,8 +70,7 @@ UsbTransport g_usb;
 //   the sort's per-boid passes: BoardFlock::sort_cells and sort_finish in halves of the
 //   slots, sort_move in two cell ranges of about half the boids each;
 //   the update: runs of slots claimed as each core gets free (below), each boid's whole
-//   stencil scanned (BoardFlock::update); one core takes the pair-once update instead
-//   (BoardFlock::update_pairs);
+//   stencil scanned (BoardFlock::update; one core updates every slot in one call);
 //   the drawing: a band of screen rows each (a word of the framebuffer is in one row, so
 //   the two cores' read-modify-writes never touch the same word).
 // The counting sort's count, the predators and the status line stay on core 0.
@@ -134,7 +133,7 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
       break;
     case kPassUpdate:
       if (kCores == 1) {
-        if (core == 0) f.update_pairs();
+        if (core == 0) f.update(0, n);
       } else {
         for (;;) {
           spin_lock_unsafe_blocking(g_slot_lock);

@@ -429,102 +429,11 @@ TEST(BoardFlock, FastScanGivesTheSameFlockAsTheGeneralOne) {
   }
 }
 
-// The pair-once scan on the flock the emulator measures (firmware_pico/measure_cycles.sh:
-// the board's defaults, seed 1, 2,000 boids in a board of 4,000, whose unused snapshot
-// holds the accumulator window): every boid's sums equal its own whole-stencil scan's
-// (scan_sums, as the update scanned before) at the first frames (fresh) and after 300
-// (clumped), and the flock stepped by pair-once bands equals the one stepped by
-// whole-stencil scans bit for bit after every step.
-TEST(BoardFlock, PairOnceScanGivesEveryBoidItsStencilSums) {
-  constexpr std::uint32_t n = 2000;
-  fb::HostFlockStorage sa(4000), sb(4000);
-  fb::ParamStore store{fb::BoardLimits{}};
-  fb::BoardFlock a(sa.buffers), b(sb.buffers);
-  b.set_pair_once(false);
-  a.reset(store, 1, n);
-  b.reset(store, 1, n);
-  std::vector<fb::NeighbourSums> sums(n);
-  for (int step = 0; step <= 302; ++step) {
-    a.begin_step();
-    if (step <= 2 || step >= 300) {
-      const std::uint32_t paired = a.pair_once_sums(sums.data());
-      std::uint64_t seen = 0;
-      for (std::uint32_t k = 0; k < n; ++k) {
-        fb::ScanJob job;
-        a.scan_sums(k, job);
-        seen += std::uint32_t(job.s.seen);
-        expect_sums_equal(sums[k], job.s, k);
-        if (HasFatalFailure()) return;
-      }
-      std::printf("step %d: %u of %u boids in pair-once bands, %.1f visible neighbours a boid\n", step, paired, n,
-                  double(seen) / n);
-      if (step == 0) {
-        EXPECT_EQ(paired, n);  // the fresh flock's rows all fit the window
-      }
-      EXPECT_GT(seen, 40u * n);  // the lab's dense flock, not an empty test
-    }
-    a.update_pairs();
-    a.end_step();
-    b.step();
-    ASSERT_EQ(a.state_hash(), b.state_hash()) << "step " << step;
-  }
-  for (std::uint32_t k = 0; k < n; ++k) {
-    ASSERT_EQ(a.id(k), b.id(k)) << k;
-    ASSERT_EQ(a.x(k).raw, b.x(k).raw) << k;
-    ASSERT_EQ(a.y(k).raw, b.y(k).raw) << k;
-    ASSERT_EQ(a.vx(k).raw, b.vx(k).raw) << k;
-    ASSERT_EQ(a.vy(k).raw, b.vy(k).raw) << k;
-  }
-}
-
-// Windows too small for the rows: many bands (pairs across a band's edge scanned from both
-// sides) and rows that overflow any window scanned boid by boid; a flock drifting into
-// the clamped edge cells (no margins, no turning: the edge scan's box test in the pairs).
-// Every window size gives the whole-stencil flock bit for bit.
-TEST(BoardFlock, PairOnceBandsOfAnyWindowGiveTheSameFlock) {
-  constexpr std::uint32_t n = 1500;
-  fb::ParamStore store{fb::BoardLimits{}};
-  for (std::uint16_t id : {fb::pid::leftmargin, fb::pid::rightmargin, fb::pid::topmargin, fb::pid::bottommargin,
-                           fb::pid::turnfactor})
-    store.force(id, 0);
-  store.force(fb::pid::predators, 2);
-  fb::HostFlockStorage sr(4000);
-  fb::BoardFlock ref(sr.buffers);
-  ref.set_pair_once(false);
-  ref.reset(store, 17, n);
-  std::vector<std::unique_ptr<fb::HostFlockStorage>> storage;
-  std::vector<std::unique_ptr<fb::BoardFlock>> flocks;
-  for (std::uint32_t limit : {1u, 16u, 64u, 256u, 0u}) {
-    storage.push_back(std::make_unique<fb::HostFlockStorage>(4000));
-    flocks.push_back(std::make_unique<fb::BoardFlock>(storage.back()->buffers));
-    flocks.back()->set_window_limit(limit);
-    flocks.back()->reset(store, 17, n);
-  }
-  std::vector<fb::NeighbourSums> sums(n);
-  std::uint32_t min_paired = n, max_paired = 0;
-  for (int step = 0; step < 120; ++step) {
-    for (auto& f : flocks) {
-      f->begin_step();
-      const std::uint32_t paired = f->pair_once_sums(sums.data());
-      if (f == flocks[2]) min_paired = std::min(min_paired, paired), max_paired = std::max(max_paired, paired);
-      f->update_pairs();
-      f->end_step();
-    }
-    ref.step();
-    for (auto& f : flocks) ASSERT_EQ(f->state_hash(), ref.state_hash()) << "step " << step;
-  }
-  // With 64 entries some rows fit and some do not: both paths ran.
-  std::printf("window 64: %u .. %u of %u boids in pair-once bands\n", min_paired, max_paired, n);
-  EXPECT_GT(max_paired, 0u);
-  EXPECT_LT(min_paired, n);
-}
-
 // The two-core split of a step (firmware_pico/main.cpp): the sort's per-boid passes in two
 // halves and the update in the runs the cores claim (BoardFlock::update_run) of
 // whole-stencil scans, each share run in the reverse of the one-core order and the runs
-// dealt to the two "cores" unevenly, against step() (the pair-once update, the
-// board's capacity leaving it its window): every slot's state and the hash equal after
-// every step, fresh and clumped.
+// dealt to the two "cores" unevenly, against step() (one update(0, size()) call): every
+// slot's state and the hash equal after every step, fresh and clumped.
 TEST(BoardFlock, TwoCoreSplitOfTheStepEqualsOneCore) {
   constexpr std::uint32_t n = 2000;
   fb::HostFlockStorage sa(4000), sb(4000);

@@ -37,7 +37,7 @@ struct Setting {
 template <std::size_t N>
 std::uint64_t run_hash(const Setting (&settings)[N], std::uint64_t seed, std::uint32_t reach = 2, int steps = 300) {
   constexpr std::uint32_t n = 2000;
-  fb::HostFlockStorage storage(2 * n);  // the board's capacity: room for the update's window
+  fb::HostFlockStorage storage(2 * n);  // the two-core board's capacity
   fb::ParamStore store{fb::BoardLimits{}};
   for (const Setting& s : settings) store.force(s.id, s.value);
   fb::BoardFlock flock(storage.buffers);

@@ -388,7 +388,7 @@ TEST(BoardDraw, RowBandsTogetherDrawTheOneCoreFrame) {
   flock.reset(store, 9, 2000);
   for (int i = 0; i < 30; ++i) flock.step();
   flock.begin_step();  // previous() = the positions drawn last frame
-  flock.update_pairs();
+  flock.update(0, flock.size());
   flock.end_step();
   // Extra boids in the last slots of the new state, at the awkward places.
   const std::int32_t spots[][2] = {{31, 239}, {31, 240}, {638, 478}, {639, 479}, {-1, 100}, {100, -1},

@@ -3,7 +3,7 @@
 // a uniform neighbour grid, and a step split into three parts so that two cores can share
 // it: begin_step() (grid sort), update(begin, end) on disjoint slot ranges (any number of
 // cores at once: each reads the shared previous frame and writes only its own slots) or
-// update_pairs() on one core, end_step() (predators, frame counter).
+// in one call on one core, end_step() (predators, frame counter).
 //
 // Memory is the caller's (static arrays on the RP2040, vectors on the host): see
 // FlockBuffers and bytes_per_boid(). Synchronous update as in core: every boid reads the
@@ -101,31 +101,6 @@ struct StencilTrim {
   const NearBoid *top[4], *bottom[4];
 };
 
-// One boid's share of the pair-once scan (BoardFlock::update_band), for
-// flockscope_pair_scan(): the boid (Q23.9 position and velocity), the squared ranges, its
-// sums (added to) and the runs of candidates to pair it with; candidate p's accumulator
-// (8 words: the seven of NeighbourSums and one unused) is at 2 * p + the run's delta.
-// Plain data with fixed offsets on the RP2040 (scan_m0.S reads it).
-inline constexpr std::uint32_t kMaxPairRuns = 2 * (kMaxReach + 1);  // a row each, split where the window wraps
-inline constexpr std::uint32_t kAccWords = 8;
-struct PairRun {
-  const NearBoid *begin, *end;
-  std::uintptr_t delta;
-};
-struct PairJob {
-  std::int32_t x, y;            // 0, 4: the boid (Q23.9)
-  std::uint32_t visual2;        // 8
-  std::uint32_t protected2;     // 12
-  NeighbourSums s;              // 16 .. 40: the boid's sums, added to
-  std::uint32_t runs;           // 44
-  std::int32_t vx, vy;          // 48, 52: the boid's velocity (Q23.9)
-  PairRun run[kMaxPairRuns];    // 56
-};
-// The fast scan's tests (its preconditions) for each candidate of the runs, once; a
-// candidate in range adds to the boid's sums and the boid's share (its position, velocity
-// and a count, or minus the offset when protected) to the candidate's accumulator.
-extern "C" void flockscope_pair_scan(PairJob* job);
-
 // A predator in fixed point (core's Predator is the float engine's).
 struct BoardPredator {
   fix x, y, vx, vy;
@@ -166,14 +141,6 @@ class BoardFlock {
   std::uint32_t cell_count() const { return cols_ * rows_; }
   // After sort_count(): the first cell whose start is at least size() / 2.
   std::uint32_t middle_cell() const;
-  // The boid update, one core: each pair of boids visited once (a half stencil, in slot
-  // order) and added to both boids' sums, the sums of the boids ahead waiting in a rolling
-  // window of accumulators (the snapshot's unused capacity, see window()); a boid is
-  // updated as soon as its turn comes (every neighbour before it has added its share). Rows
-  // whose window does not fit split the grid into bands (pairs across a band's edge are
-  // scanned from both sides) or take update(); so do ranges beyond the fast scan. The same
-  // bits as update(0, size()).
-  void update_pairs();
   // Slots [begin, end): each boid's whole stencil scanned, then updated (any number of
   // disjoint ranges at once, in any order: the two cores' runs, update_run()).
   void update(std::uint32_t begin, std::uint32_t end);
@@ -188,7 +155,7 @@ class BoardFlock {
   void end_step();
   void step() {
     begin_step();
-    update_pairs();
+    update(0, n_);
     end_step();
   }
 
@@ -241,15 +208,6 @@ class BoardFlock {
   void set_general_scan_only(bool on) { general_only_ = on; }
   // Tests: false scans every fast job's whole stencil (no StencilTrim).
   void set_stencil_trim(bool on) { trim_on_ = on; }
-  // Tests: pair_once false scans each boid's whole stencil everywhere (update(begin, end));
-  // window_limit caps the accumulator window (entries; 0: as much as the snapshot's unused
-  // capacity holds), so that small windows split the rows into many bands.
-  void set_pair_once(bool on) { pair_once_ = on; }
-  void set_window_limit(std::uint32_t entries) { window_limit_ = entries; }
-  // After begin_step(): every boid's neighbour sums by update_pairs()' scan, into
-  // out[0 .. size()) (tests: against scan_sums()); no state changes. Returns how many boids a pair-once band summed (the
-  // others took their whole stencil).
-  std::uint32_t pair_once_sums(NeighbourSums* out);
   // The stencil radius in cells (2..kMaxReach; cells about range / reach wide), taken at the
   // next configure()/reset().
   void set_reach(std::uint32_t r) { reach_pref_ = r < 2 ? 2 : r > kMaxReach ? kMaxReach : r; }
@@ -276,13 +234,6 @@ class BoardFlock {
   bool make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job, StencilTrim& trim) const;
   // The fast job's runs for the boid at (job.x, job.y) cut as `trim` allows (StencilTrim).
   static void trim_runs(ScanJob& job, const StencilTrim& trim);
-  // Grid rows [r0, r1) as bands of the pair-once scan in a ring of `entries` accumulators
-  // (kAccWords words each) at `window`, rows whose window would not fit by update(); with out,
-  // the sums go there instead of into the update. Returns the boids of pair-once bands.
-  std::uint32_t update_rows(std::uint32_t r0, std::uint32_t r1, std::uint32_t* window, std::uint32_t entries,
-                            NeighbourSums* out);
-  void update_band(std::uint32_t r0, std::uint32_t r1, std::uint32_t* window, std::uint32_t entries,
-                   NeighbourSums* out);
   // The rules for slot k (x9, y9: its Q23.9 snapshot position) from its neighbour sums:
   // writes its next state.
   // (rc: the constants update_boid needs besides c_, taken once per loop: rule_consts().)
@@ -292,10 +243,6 @@ class BoardFlock {
   };
   RuleConsts rule_consts() const;
   void update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9, const NeighbourSums& s, const RuleConsts& rc);
-  // The accumulator window: the snapshot's unused capacity (slots size() .. capacity()) as
-  // 32-bit words, `entries` of kAccWords.
-  std::uint32_t* window(std::uint32_t& entries) const;
-
   FlockBuffers buf_;
   std::uint32_t n_ = 0;
   std::uint32_t frame_ = 0;
@@ -330,8 +277,6 @@ class BoardFlock {
   static constexpr std::uint32_t kMaxTrimLines = 127;
   bool trim_lines_ = false;
   std::int16_t line_px_[kMaxTrimLines + 1] = {};
-  bool pair_once_ = true;
-  std::uint32_t window_limit_ = 0;
   std::uint32_t (*clock_)() = nullptr;
   std::uint32_t scan_cycles_ = 0;
 };
