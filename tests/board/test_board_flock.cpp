@@ -371,7 +371,8 @@ TEST(BoardFlock, TrimmedStencilGivesEveryBoidTheWholeStencilSums) {
         ++fast;
         trimmed += candidates(ja), whole += candidates(jb);
       }
-      std::printf("step %d: %u boids by the fast scan, %.1f candidates a boid in the trimmed stencil, %.1f in the whole\n",
+      std::printf("step %d: %u boids by the fast scan, %.1f candidates a boid in the trimmed stencil, %.1f in the "
+                  "whole\n",
                   step, fast, double(trimmed) / fast, double(whole) / fast);
       EXPECT_GT(fast, n / 2);
       EXPECT_LT(double(trimmed), 0.9 * double(whole)) << "step " << step;

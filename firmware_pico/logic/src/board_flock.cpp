@@ -436,7 +436,8 @@ bool BoardFlock::make_job(std::uint32_t k, ScanJob& job) const {
   }
 }
 
-[[gnu::always_inline]] inline bool BoardFlock::make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job, StencilTrim& trim) const {
+[[gnu::always_inline]] inline bool BoardFlock::make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job,
+                                                         StencilTrim& trim) const {
   const NearBoid* near = buf_.near;
   const std::uint16_t* start = buf_.cell_start;
   const std::uint32_t reach = reach_, cols = cols_, rows = rows_;
