@@ -413,6 +413,36 @@ TEST(BoardFlock, FastScanAtItsLargestRangeFindsTheAllPairsNeighbours) {
   EXPECT_GT(pairs, 100u * board.size());  // dense: about 200 visible neighbours a boid
 }
 
+// The counting sort's hand-unrolled loops (two boids, four cells a turn) with counts that
+// leave a remainder: 1 and 1,001 boids (odd) on the board's grid of 1,833 cells (not a
+// multiple of four). The cells' starts ascend from 0 to the boid count, every id keeps one
+// slot, and the grid finds the all-pairs neighbours.
+TEST(BoardFlock, SortCountsOddFlocksOnAnyGrid) {
+  for (std::uint32_t n : {1u, 1001u}) {
+    fb::HostFlockStorage storage(4000, 1850);
+    fb::ParamStore store{fb::BoardLimits{}};
+    fb::BoardFlock board(storage.buffers);
+    board.reset(store, 13, n);
+    for (int i = 0; i < 3; ++i) board.step();
+    board.begin_step();
+    EXPECT_EQ(board.cell_count() % 4, 1u);
+    EXPECT_EQ(board.cell_begin(0), 0u);
+    EXPECT_EQ(board.cell_begin(board.cell_count()), n);
+    for (std::uint32_t cell = 0; cell < board.cell_count(); ++cell)
+      ASSERT_LE(board.cell_begin(cell), board.cell_begin(cell + 1)) << cell;
+    std::vector<int> seen(n, 0);
+    const auto c = snapshot_coeffs();
+    for (std::uint32_t k = 0; k < n; ++k) {
+      ++seen.at(board.id(k));
+      fb::ScanJob job;
+      board.scan_sums(k, job);
+      expect_sums_equal(job.s, all_pairs_sums(board.previous(), n, k, c), k);
+      if (HasFatalFailure()) return;
+    }
+    for (int s : seen) EXPECT_EQ(s, 1);
+  }
+}
+
 TEST(BoardFlock, FastScanGivesTheSameFlockAsTheGeneralOne) {
   fb::HostFlockStorage sa(1500), sb(1500);
   fb::ParamStore store{fb::BoardLimits{}};

@@ -228,13 +228,26 @@ void BoardFlock::sort_scatter() {
 }
 
 void BoardFlock::sort_count() {
+  // Serial (one core while the other waits), so its loops are unrolled by hand: the M0+
+  // pays a compare and a taken branch for every turn.
   const std::uint32_t cells = cell_count();
-  std::uint16_t* start = buf_.cell_start;
+  std::uint16_t* const start = buf_.cell_start;
   const std::uint16_t* cell = buf_.cell;
   const std::uint32_t n = n_;
   for (std::uint32_t c = 0; c <= cells; ++c) start[c] = 0;
-  for (std::uint32_t i = 0; i < n; ++i) ++start[cell[i] + 1];
-  for (std::uint32_t c = 0; c < cells; ++c) start[c + 1] = std::uint16_t(start[c + 1] + start[c]);
+  std::uint16_t* const count = start + 1;  // cell c's boids counted at start[c + 1]
+  std::uint32_t i = 0;
+  for (; i + 2 <= n; i += 2) ++count[cell[i]], ++count[cell[i + 1]];
+  if (i < n) ++count[cell[i]];
+  // The running sum in a register; each store keeps its low 16 bits (it is at most n).
+  std::uint32_t sum = 0, c = 0;
+  for (; c + 4 <= cells; c += 4) {
+    count[c] = std::uint16_t(sum += count[c]);
+    count[c + 1] = std::uint16_t(sum += count[c + 1]);
+    count[c + 2] = std::uint16_t(sum += count[c + 2]);
+    count[c + 3] = std::uint16_t(sum += count[c + 3]);
+  }
+  for (; c < cells; ++c) count[c] = std::uint16_t(sum += count[c]);
 }
 
 std::uint32_t BoardFlock::middle_cell() const {
@@ -306,9 +319,9 @@ void scan_fast_cpp(ScanJob* job) {
   std::uint32_t sum_x = 0, sum_y = 0;
   std::int32_t sum_vx = 0, sum_vy = 0, seen = 0, sep_x = 0, sep_y = 0;
   for (std::uint32_t r = 0; r < job->runs; ++r) {
-    // The middle rows without the test on dy alone (ScanJob::middle_whole); its d2 cannot
-    // wrap there (configure()).
-    const bool dy_test = !job->middle_whole || r == 0 || r + 1 == job->runs;
+    // The middle rows without the test on dy alone (ScanJob::middle_whole: the runs after
+    // the outer rows' two); its d2 cannot wrap there (configure()).
+    const bool dy_test = !job->middle_whole || r < 2;
     for (const NearBoid *p = job->run[2 * r], *e = job->run[2 * r + 1]; p < e; ++p) {
       const std::int32_t dy = y - p->y;
       const std::uint32_t dy2 = std::uint32_t(dy) * std::uint32_t(dy);
@@ -427,7 +440,7 @@ bool BoardFlock::make_job(std::uint32_t k, ScanJob& job) const {
     run[0] = t.top[l2 + t2 >= v2];
     run[1] = t.top[3 - (r2 + t2 >= v2)];
   }
-  run += t.last;
+  run += 2;  // the bottom row's run (make_runs puts the outer rows first)
   if (b2 >= v2) {
     run[0] = run[1] = t.bottom[0];
   } else {
@@ -444,9 +457,16 @@ bool BoardFlock::make_job(std::uint32_t k, ScanJob& job) const {
   // The fast scan when the stencil stays off the clamped outermost cells.
   const bool fast = fast_scan_ && cx > reach && cx + reach + 1 < cols && cy > reach && cy + reach + 1 < rows;
   if (fast) {  // all 2 * reach + 1 rows inside the grid: the stencil's row runs
-    const std::uint16_t* s = start + ((cy - reach) * cols + cx - reach);
+    // The outer rows' runs first (the top row's, then the bottom row's: the scan tests dy
+    // alone only there, see ScanJob::middle_whole), then the middle rows'. Integer sums:
+    // the order of the runs changes no bit.
+    const std::uint16_t* const top = start + ((cy - reach) * cols + cx - reach);
+    const std::uint16_t* const bottom = top + 2 * reach * cols;
     const std::uint32_t width = 2 * reach + 1;
-    for (std::uint32_t r = 0; r < width; ++r, s += cols) {
+    job.run[0] = near + top[0], job.run[1] = near + top[width];
+    job.run[2] = near + bottom[0], job.run[3] = near + bottom[width];
+    const std::uint16_t* s = top + cols;
+    for (std::uint32_t r = 2; r < width; ++r, s += cols) {
       job.run[2 * r] = near + s[0];
       job.run[2 * r + 1] = near + s[width];
     }
@@ -456,13 +476,10 @@ bool BoardFlock::make_job(std::uint32_t k, ScanJob& job) const {
       // The edges: a Q16.16 coordinate is on line i or beyond iff it is at least line i's
       // first pixel, and round_q9 keeps the order, so a boid on a line before has a Q23.9
       // coordinate <= 512 x that pixel.
-      const std::uint16_t* top = start + ((cy - reach) * cols + cx - reach);
-      const std::uint16_t* bottom = top + 2 * reach * cols;
       trim.top[0] = job.run[0], trim.top[1] = near + top[1], trim.top[2] = near + top[width - 1];
       trim.top[3] = job.run[1];
-      trim.last = 2 * (width - 1);
-      trim.bottom[0] = job.run[trim.last], trim.bottom[1] = near + bottom[1];
-      trim.bottom[2] = near + bottom[width - 1], trim.bottom[3] = job.run[trim.last + 1];
+      trim.bottom[0] = job.run[2], trim.bottom[1] = near + bottom[1];
+      trim.bottom[2] = near + bottom[width - 1], trim.bottom[3] = job.run[3];
       trim.top9 = line_px_[cy - reach + 1] * 512, trim.bottom9 = line_px_[cy + reach] * 512;
       trim.left9 = line_px_[cx - reach + 1] * 512, trim.right9 = line_px_[cx + reach] * 512;
     }
@@ -561,7 +578,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   // Filled by make_runs() for the fast jobs it is used with; its scalars zeroed here so that
   // the compiler sees them set (all of it value-initialised cost 7 K cycles a frame).
   StencilTrim trim;
-  trim.top9 = trim.bottom9 = trim.left9 = trim.right9 = 0, trim.last = 0;
+  trim.top9 = trim.bottom9 = trim.left9 = trim.right9 = 0;
   const bool trim_on = trim_on_ && trim_lines_;
 
   for (std::uint32_t k = begin; k < end; ++k) {

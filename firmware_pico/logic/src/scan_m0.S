@@ -9,7 +9,7 @@
 @   r1 x of the boid   r2 y of the boid   r3 visual2   r12 protected2
 @   r4-r6 scratch      r7 seen            r8-r11 sums of x, y, vx, vy
 @ Stack: [sp] job, [sp+4] next run pair, [sp+8] end of the run pairs, [sp+12/16] sep x/y,
-@ [sp+20] the end of the first pair (middle_whole) or of all pairs.
+@ [sp+20] the end of the second pair (middle_whole) or of all pairs.
 @ Four candidates a turn. Cycles (M0+, RAM) per candidate, the loop's share included: 8 out
 @ of range in y, 15 out of the circle, 27 visible (29 in slots 1-3, which load with three
 @ LDRs); in the middle runs (middle_whole) 2 fewer for the last two, 13 out of range in y.
@@ -39,10 +39,10 @@ flockscope_scan_neighbours:
     adds r5, r0, r5            @ &run[0]
     adds r4, r5, r4
     str r4, [sp, #8]
-    ldr r6, [r0, #120]         @ middle_whole: [sp+20] = the first pair's end, so that the
-    cmp r6, #0                 @ pairs after it and before the last go without the dy test;
+    ldr r6, [r0, #120]         @ middle_whole: [sp+20] = the second pair's end, so that the
+    cmp r6, #0                 @ pairs after the outer rows' two go without the dy test;
     beq 1f                     @ else the end of the pairs (every run with it)
-    movs r4, #8
+    movs r4, #16
     adds r4, r5, r4
 1:  str r4, [sp, #20]
     movs r4, #0
@@ -210,12 +210,9 @@ flockscope_scan_neighbours:
     subs r4, r4, r0            @ bytes in the run
     beq .Lnext_run
     ldr r6, [sp, #20]
-    cmp r5, r6                 @ the first pair (or middle_whole 0): with the dy test
-    bls .Ldy_dispatch
-    ldr r6, [sp, #8]
-    cmp r5, r6                 @ the last pair: with the dy test
-    bhs .Ldy_dispatch
-    DISPATCH .Lw               @ a middle run, without it
+    cmp r5, r6                 @ the outer rows' two pairs (every pair with middle_whole 0):
+    bls .Ldy_dispatch          @ with the dy test
+    DISPATCH .Lw               @ a middle row's run, without it
 .Ldy_dispatch:
     DISPATCH .Ldy
     LOOP4 CANDIDATE, .Ldy

@@ -67,14 +67,15 @@ struct ScanJob {
   std::uint32_t protected2;     // 12
   NeighbourSums s;              // 16 .. 40: sum_x, sum_y, sum_vx, sum_vy, seen, sep_x, sep_y
   std::uint32_t runs;           // 44: how many [begin, end) pairs follow
-  const NearBoid* run[2 * kMaxRuns];  // 48
-  // 120: nonzero: the runs between the first and the last go without the early test on dy
-  // alone (d2 decides there; set by make_runs() where d2 cannot wrap, see configure()).
+  const NearBoid* run[2 * kMaxRuns];  // 48 (make_runs: the outer rows' two runs first)
+  // 120: nonzero: the runs after the first two (the middle rows') go without the early
+  // test on dy alone (d2 decides there; set by make_runs() where d2 cannot wrap, see
+  // configure()).
   std::uint32_t middle_whole;
 };
 static_assert(sizeof(void*) != 4 || offsetof(ScanJob, middle_whole) == 120, "scan_m0.S reads middle_whole at 120");
 // Scans the job's runs for one boid (the caller zeroes the sums). A candidate is rejected
-// when dy^2 >= visual2 (in the middle runs only with middle_whole 0), else at squared
+// when dy^2 >= visual2 (after the first two runs only with middle_whole 0), else at squared
 // distance d2 = dx^2 + dy^2 (32-bit unsigned) it is
 // protected if d2 < protected2, else visible if d2 < visual2: the strict comparisons of
 // rules::cornell_classify. No box test and no self test: callers use it only when
@@ -89,15 +90,14 @@ extern "C" void flockscope_scan_neighbours(ScanJob* job);
 // often (at reach 2 in a uniform flock: each outer row for about 1 boid in 10, each corner
 // for 6 in 7; on the lab's measured flock 13 % of the candidates fresh, 10 % clumped). A
 // cell whose nearest point is at least visualRange away holds no candidate the scan would
-// count, so leaving it out changes no sum. The runs of the outer rows are cut at their
-// corner cells, or emptied.
+// count, so leaving it out changes no sum. The runs of the outer rows (the job's first two)
+// are cut at their corner cells, or emptied.
 struct StencilTrim {
   // Q23.9: the inner edges of the outer rows and columns (the top edge of the row below
   // the top one, the top edge of the bottom row; the same for the columns). A boid in the
   // outer top row has y <= top9 (its Q16.16 y is below the edge, and rounding keeps that),
   // so its offset from a boid at y is at least y - top9; and so on.
   std::int32_t top9, bottom9, left9, right9;
-  std::uint32_t last;  // run index of the bottom row's begin (2 * 2 reach)
   // The outer rows' slots: [0] the row's begin, [1] the begin of its second cell, [2] the
   // begin of its last cell, [3] the row's end.
   const NearBoid *top[4], *bottom[4];
@@ -143,6 +143,8 @@ class BoardFlock {
   std::uint32_t cell_count() const { return cols_ * rows_; }
   // After sort_count(): the first cell whose start is at least size() / 2.
   std::uint32_t middle_cell() const;
+  // After sort_count(): the first slot of cell c (c <= cell_count(); cell_count()'s is size()).
+  std::uint32_t cell_begin(std::uint32_t c) const { return buf_.cell_start[c]; }
   // Slots [begin, end): each boid's whole stencil scanned, then updated (any number of
   // disjoint ranges at once, in any order: the two cores' runs, update_run()).
   void update(std::uint32_t begin, std::uint32_t end);
