@@ -72,6 +72,33 @@ void expect_sums_equal(const fb::NeighbourSums& got, const fb::NeighbourSums& wa
   ASSERT_EQ(got.sep_y, want.sep_y) << "slot " << k;
 }
 
+// After begin_step(): every slot's grid sums (BoardFlock::scan_sums) against all pairs of
+// the snapshot with coefficients c, stopping at the first fatal failure. Counts the boids
+// the fast scan took (and of those, the jobs without the middle rows' dy test), the others,
+// and the visible pairs.
+struct GridCheck {
+  std::uint32_t fast = 0, fast_middle_whole = 0, general = 0;
+  std::uint64_t pairs = 0;
+};
+GridCheck expect_grid_finds_all_pairs(const fb::BoardFlock& board,
+                                      const flockscope::rules::CornellCoeffs<fb::near9>& c) {
+  GridCheck g;
+  for (std::uint32_t k = 0; k < board.size(); ++k) {
+    fb::ScanJob job;
+    if (board.scan_sums(k, job)) {
+      ++g.fast;
+      g.fast_middle_whole += job.middle_whole != 0;
+    } else {
+      ++g.general;
+    }
+    const fb::NeighbourSums want = all_pairs_sums(board.previous(), board.size(), k, c);
+    g.pairs += std::uint32_t(want.seen);
+    expect_sums_equal(job.s, want, k);
+    if (::testing::Test::HasFatalFailure()) break;
+  }
+  return g;
+}
+
 struct Pair {
   Params p;
   std::unique_ptr<Flock> core;
@@ -320,22 +347,12 @@ TEST(BoardFlock, GridScanFindsExactlyTheAllPairsNeighbours) {
   for (std::uint32_t k = 2000; k < 2010; ++k)
     board.set_boid(k, fb::fix(-900.0 + 3.0 * (k - 2000)), fb::fix(1300.0 + 2.5 * (k % 3)), fb::fix(1), fb::fix(0));
   board.begin_step();
-  const fb::NearBoid* near = board.previous();
-  const auto c = snapshot_coeffs();
-  std::uint32_t fast = 0, general = 0;
-  std::uint64_t pairs = 0;
-  for (std::uint32_t k = 0; k < board.size(); ++k) {
-    fb::ScanJob job;
-    (board.scan_sums(k, job) ? fast : general) += 1;
-    const fb::NeighbourSums want = all_pairs_sums(near, board.size(), k, c);
-    pairs += std::uint32_t(want.seen);
-    expect_sums_equal(job.s, want, k);
-    if (HasFatalFailure()) return;
-  }
-  std::printf("grid scan: %u boids by the fast scan, %u by the general one, %.1f visible neighbours a boid\n", fast,
-              general, double(pairs) / board.size());
-  EXPECT_GT(fast, 1900u);
-  EXPECT_GE(general, 10u);  // the off-screen cluster
+  const GridCheck g = expect_grid_finds_all_pairs(board, snapshot_coeffs());
+  if (HasFatalFailure()) return;
+  std::printf("grid scan: %u boids by the fast scan, %u by the general one, %.1f visible neighbours a boid\n", g.fast,
+              g.general, double(g.pairs) / board.size());
+  EXPECT_GT(g.fast, 1900u);
+  EXPECT_GE(g.general, 10u);  // the off-screen cluster
 }
 
 // The trimmed stencil (StencilTrim: outer rows and corner cells beyond the visual range
@@ -395,22 +412,11 @@ TEST(BoardFlock, FastScanAtItsLargestRangeFindsTheAllPairsNeighbours) {
   board.reset(store, 3, 2000);
   for (int i = 0; i < 5; ++i) board.step();
   board.begin_step();
-  const auto c = snapshot_coeffs(63, 20);
-  std::uint32_t fast = 0;
-  std::uint64_t pairs = 0;
-  for (std::uint32_t k = 0; k < board.size(); ++k) {
-    fb::ScanJob job;
-    if (board.scan_sums(k, job)) {
-      ++fast;
-      EXPECT_NE(job.middle_whole, 0u);
-    }
-    const fb::NeighbourSums want = all_pairs_sums(board.previous(), board.size(), k, c);
-    pairs += std::uint32_t(want.seen);
-    expect_sums_equal(job.s, want, k);
-    if (HasFatalFailure()) return;
-  }
-  EXPECT_GT(fast, 1900u);
-  EXPECT_GT(pairs, 100u * board.size());  // dense: about 200 visible neighbours a boid
+  const GridCheck g = expect_grid_finds_all_pairs(board, snapshot_coeffs(63, 20));
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(g.fast_middle_whole, g.fast);
+  EXPECT_GT(g.fast, 1900u);
+  EXPECT_GT(g.pairs, 100u * board.size());  // dense: about 200 visible neighbours a boid
 }
 
 // The counting sort's hand-unrolled loops (two boids, four cells a turn) with counts that
@@ -431,15 +437,10 @@ TEST(BoardFlock, SortCountsOddFlocksOnAnyGrid) {
     for (std::uint32_t cell = 0; cell < board.cell_count(); ++cell)
       ASSERT_LE(board.cell_begin(cell), board.cell_begin(cell + 1)) << cell;
     std::vector<int> seen(n, 0);
-    const auto c = snapshot_coeffs();
-    for (std::uint32_t k = 0; k < n; ++k) {
-      ++seen.at(board.id(k));
-      fb::ScanJob job;
-      board.scan_sums(k, job);
-      expect_sums_equal(job.s, all_pairs_sums(board.previous(), n, k, c), k);
-      if (HasFatalFailure()) return;
-    }
+    for (std::uint32_t k = 0; k < n; ++k) ++seen.at(board.id(k));
     for (int s : seen) EXPECT_EQ(s, 1);
+    expect_grid_finds_all_pairs(board, snapshot_coeffs());
+    if (HasFatalFailure()) return;
   }
 }
 

@@ -419,7 +419,7 @@ bool BoardFlock::make_job(std::uint32_t k, ScanJob& job) const {
   // scan).
   StencilTrim trim{};  // (filled by make_runs() for the fast jobs it is used with)
   const bool fast = make_runs(cell_x(buf_.x[k]), cell_y(buf_.y[k]), job, trim);
-  if (fast && trim_on_ && trim_lines_) trim_runs(job, trim);
+  if (fast && trimming()) trim_runs(job, trim);
   return fast;
 }
 
@@ -472,7 +472,7 @@ bool BoardFlock::make_job(std::uint32_t k, ScanJob& job) const {
     }
     job.runs = width;
     job.middle_whole = middle_whole_;
-    if (trim_lines_) {
+    if (trimming()) {
       // The edges: a Q16.16 coordinate is on line i or beyond iff it is at least line i's
       // first pixel, and round_q9 keeps the order, so a boid on a line before has a Q23.9
       // coordinate <= 512 x that pixel.
@@ -579,7 +579,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   // the compiler sees them set (all of it value-initialised cost 7 K cycles a frame).
   StencilTrim trim;
   trim.top9 = trim.bottom9 = trim.left9 = trim.right9 = 0;
-  const bool trim_on = trim_on_ && trim_lines_;
+  const bool trim_on = trimming();
 
   for (std::uint32_t k = begin; k < end; ++k) {
     job.x = near[k].x;

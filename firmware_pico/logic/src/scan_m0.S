@@ -59,41 +59,16 @@ flockscope_scan_neighbours:
     ldr r4, [r0, #12]
     mov r12, r4
 @ One candidate at r0 + \off: falls through (or returns) to \next.
-    .macro CANDIDATE off, next, sep
+@ dy_test 0: without the test on dy alone (the middle runs, ScanJob::middle_whole: d2
+@ cannot wrap there), 2 cycles less for every candidate within range in y.
+    .macro CANDIDATE off, next, sep, dy_test
     ldr r4, [r0, #(\off + 4)]  @ y of the candidate
     subs r5, r2, r4            @ dy
     muls r5, r5, r5            @ dy^2
+    .if \dy_test
     cmp r5, r3
     bhs \next                  @ dy^2 >= visual2: out of range
-    ldr r6, [r0, #\off]        @ x of the candidate
-    subs r4, r1, r6            @ dx
-    muls r4, r4, r4
-    adds r4, r4, r5            @ d2
-    cmp r4, r3
-    bhs \next                  @ d2 >= visual2
-    cmp r4, r12
-    blo \sep                   @ d2 < protected2
-    add r8, r6                 @ visible: sums of x, y, vx, vy and the count
-    .if \off == 0
-    adds r4, r0, #4
-    ldm r4, {r4, r5, r6}
-    .else
-    ldr r4, [r0, #(\off + 4)]
-    ldr r5, [r0, #(\off + 8)]
-    ldr r6, [r0, #(\off + 12)]
     .endif
-    add r9, r4
-    add r10, r5
-    add r11, r6
-    adds r7, #1
-    .endm
-
-@ The same without the test on dy alone (the middle runs, ScanJob::middle_whole: d2 cannot
-@ wrap there): 2 cycles less for every candidate within range in y.
-    .macro CANDIDATE_WHOLE off, next, sep
-    ldr r4, [r0, #(\off + 4)]  @ y of the candidate
-    subs r5, r2, r4            @ dy
-    muls r5, r5, r5            @ dy^2
     ldr r6, [r0, #\off]        @ x of the candidate
     subs r4, r1, r6            @ dx
     muls r4, r4, r4
@@ -175,15 +150,15 @@ flockscope_scan_neighbours:
 
 @ Four candidates a turn (r0 .. r0 + 48): the loop's own cost is shared four ways. The
 @ protected handlers after the loop, within reach of the slots' conditional branches.
-    .macro LOOP4 cand, p
+    .macro LOOP4 dy_test, p
 \p\()_0:
-    \cand 0, \p\()_1, \p\()_sep0
+    CANDIDATE 0, \p\()_1, \p\()_sep0, \dy_test
 \p\()_1:
-    \cand 16, \p\()_2, \p\()_sep1
+    CANDIDATE 16, \p\()_2, \p\()_sep1, \dy_test
 \p\()_2:
-    \cand 32, \p\()_3, \p\()_sep2
+    CANDIDATE 32, \p\()_3, \p\()_sep2, \dy_test
 \p\()_3:
-    \cand 48, \p\()_tail, \p\()_sep3
+    CANDIDATE 48, \p\()_tail, \p\()_sep3, \dy_test
 \p\()_tail:
     adds r0, #64
     cmp r0, lr
@@ -215,7 +190,7 @@ flockscope_scan_neighbours:
     DISPATCH .Lw               @ a middle row's run, without it
 .Ldy_dispatch:
     DISPATCH .Ldy
-    LOOP4 CANDIDATE, .Ldy
-    LOOP4 CANDIDATE_WHOLE, .Lw
+    LOOP4 1, .Ldy
+    LOOP4 0, .Lw
     .size flockscope_scan_neighbours, . - flockscope_scan_neighbours
 

@@ -274,6 +274,7 @@ class BoardFlock {
   bool predators_on_ = true;
   bool general_only_ = false;
   bool trim_on_ = true;
+  bool trimming() const { return trim_on_ && trim_lines_; }  // StencilTrim in use
   bool middle_whole_ = false;  // ScanJob::middle_whole for the fast jobs (configure())
   // StencilTrim's edges: line_px_[i] is the first pixel (less the pad) of grid column and
   // row i, for grids of fewer than kMaxTrimLines columns and rows (trim_lines_; coarser
