@@ -72,8 +72,11 @@ UsbTransport g_usb;
 //   the update: runs of slots claimed as each core gets free (below), each boid's whole
 //   stencil scanned (BoardFlock::update; one core updates every slot in one call);
 //   the drawing: a band of screen rows each (a word of the framebuffer is in one row, so
-//   the two cores' read-modify-writes never touch the same word).
-// The counting sort's count, the predators and the status line stay on core 0.
+//   the two cores' read-modify-writes never touch the same word);
+//   the metrics message: core 1 alone, while core 0 encodes and sends the frame's state
+//   (post_metrics; the state does not change until the next step).
+// The counting sort's count, the predators, the status line and the link's encoding stay
+// on core 0.
 // The update's work sharing (two cores): each core claims the next run of slots
 // (BoardFlock::update_run) under a hardware spinlock when it has finished its last one, so
 // both finish together; a fixed split (even and odd 32-slot blocks) left the core with the
@@ -81,7 +84,7 @@ UsbTransport g_usb;
 // only the snapshot and writes only the boid's own state.
 std::uint32_t g_next_slot = 0;
 spin_lock_t* g_slot_lock = nullptr;
-enum Pass : std::uint32_t { kPassCells = 1, kPassMove, kPassFinish, kPassUpdate, kPassDraw };
+enum Pass : std::uint32_t { kPassCells = 1, kPassMove, kPassFinish, kPassUpdate, kPassDraw, kPassMetrics };
 // The sort_move split (set by core 0 before it posts kPassMove): core 0 moves the boids of
 // the cells below it, core 1 the rest.
 std::uint32_t g_move_split = 0;
@@ -115,6 +118,14 @@ void draw_band(int y0, int y1, bool erase) {
   fb::erase_predator_crosses(fbuf, g_last_pred, g_last_npred, y0, y1);
   fb::draw_boids_rows(fbuf, f, y0, y1);
 }
+
+// The frame's metrics message (two cores): core 1 computes it after Board::frame_end while
+// core 0 encodes and sends the state (kPassMetrics, posted by post_metrics), and
+// Board::send_tail takes it through metrics_from_core1. Its "done" is collected there, or
+// before the next pass at the latest (collect_metrics).
+fb::FlockMetrics g_metrics{};
+std::uint32_t g_metrics_sample = 0;
+bool g_metrics_pending = false;
 
 // This core's share of a pass.
 void run_pass(std::uint32_t pass, std::uint32_t core) {
@@ -150,6 +161,9 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
       core == 0 ? draw_band(0, g_draw_split.split, g_draw_split.erase)
                 : draw_band(g_draw_split.split, fb::kFbHeight, g_draw_split.erase);
       break;
+    case kPassMetrics:  // (core 1 only)
+      g_metrics = f.metrics(g_metrics_sample);
+      break;
   }
 }
 
@@ -171,10 +185,34 @@ void core1_main() {
 }
 #endif
 
+#ifndef FLOCKSCOPE_SINGLE_CORE
+void collect_metrics() {
+  if (!g_metrics_pending) return;
+  (void)multicore_fifo_pop_blocking();
+  g_metrics_pending = false;
+}
+
+// After Board::frame_end: core 1 computes the metrics message the frame's tail will carry.
+void post_metrics() {
+  std::uint32_t sample = 0;
+  if (!g_board->metrics_to_come(sample)) return;
+  g_metrics_sample = sample;
+  g_metrics_pending = true;
+  multicore_fifo_push_blocking(kPassMetrics);
+}
+
+fb::FlockMetrics metrics_from_core1(const fb::BoardFlock& f, std::uint32_t sample) {
+  const bool posted = g_metrics_pending;
+  collect_metrics();
+  return posted && sample == g_metrics_sample ? g_metrics : f.metrics(sample);
+}
+#endif
+
 // A pass on every core: core 1 is told to start, core 0 does its share, then waits for
 // core 1's "done". (One core: core 0 does both shares, one after the other.)
 void run_all(std::uint32_t pass) {
 #ifndef FLOCKSCOPE_SINGLE_CORE
+  collect_metrics();  // (core 1 is free)
   multicore_fifo_push_blocking(pass);
   run_pass(pass, 0);
   (void)multicore_fifo_pop_blocking();
@@ -263,6 +301,7 @@ int main() {
 #ifndef FLOCKSCOPE_SINGLE_CORE
   g_slot_lock = spin_lock_instance(spin_lock_claim_unused(true));
   multicore_launch_core1_with_stack(core1_main, g_core1_stack, sizeof g_core1_stack);
+  g_board->set_metrics_source(metrics_from_core1);
 #endif
 
   std::uint32_t last_size = 0, last_frame = 0;
@@ -271,6 +310,9 @@ int main() {
   std::uint32_t cycles_frames = 0;
   fb::Transport& io = measure.on() ? measure.transport() : static_cast<fb::Transport&>(g_usb);
   for (;;) {
+#ifndef FLOCKSCOPE_SINGLE_CORE
+    collect_metrics();  // before requests may change the flock core 1 reads
+#endif
     tud_task();
     const std::uint64_t tl0 = time_us_64();
     const std::uint64_t deadline = g_board->frame_start(io, time_us_64());
@@ -288,6 +330,9 @@ int main() {
     last_frame = f.frame();
     const std::uint64_t t1 = time_us_64();
     g_board->frame_end(t1, std::uint32_t(t1 - t0));
+#ifndef FLOCKSCOPE_SINGLE_CORE
+    post_metrics();
+#endif
     if (measure.on()) measure.end_frame(*g_board, {tl0, t0, td, t1});
     const auto cycles = std::uint32_t((t1 - t0) * (clock_get_hz(clk_sys) / 1000000u));
     cycles_sum += cycles;

@@ -20,11 +20,12 @@ struct MeasureConfig {
 struct MeasureResult {
   std::uint32_t done, boids, frames;  // done = 1 once `frames` frames were averaged
   std::uint32_t grid, scan, update, draw, link, compute;  // mean cycles per frame
-  std::uint32_t scan_mismatch;  // check_scan() on the first frame: assembly vs C++ (0)
+  std::uint32_t scan_mismatch;  // check_scan() on the first and last warm-up frames: assembly vs C++ (0)
   std::uint32_t live_frame, live_boids, live_compute;  // the last frame (spawning runs)
   std::uint32_t cores;  // cores sharing the update (the image's)
   std::uint32_t hash_lo, hash_hi;  // BoardFlock::state_hash() when done
   std::uint32_t framebuffer;  // where the screen is (640 x 480, 1 bit a pixel), for a picture
+  std::uint32_t rules_mismatch;  // check_rules() on the same frames: the rules' fast path vs update_boid (0)
 };
 // Patched in the flash image by emulator/measure.mjs (volatile: read from flash at run time).
 extern volatile const MeasureConfig flockscope_measure_config;
@@ -71,13 +72,18 @@ class Measurement {
   // The transport the board talks to: the sink that plays the app.
   board::Transport& transport() { return sink_; }
 
-  // One step in its phases, timed from `t0`: grid = begin() (the sort; the first frame
-  // also checks the assembly scan against its C++ version), update = update() and end_step.
+  // One step in its phases, timed from `t0`: grid = begin() (the sort; the first and the
+  // last warm-up frames also check the assembly scan against its C++ version and the rules'
+  // fast path against the general rules), update = update() and end_step.
   template <class Begin, class Update>
   void step(board::BoardFlock& f, std::uint64_t t0, Begin begin, Update update) {
     f.clear_scan_cycles();
     begin();
-    if (seen_ == 0) flockscope_measure_result.scan_mismatch = f.check_scan();
+    if (seen_ == 0 || seen_ + 1 == cfg_.warmup) {
+      volatile MeasureResult& r = flockscope_measure_result;
+      r.scan_mismatch = r.scan_mismatch + f.check_scan();
+      r.rules_mismatch = r.rules_mismatch + f.check_rules();
+    }
     grid_ = cycles_since(t0);
     const std::uint64_t tu = time_us_64();
     update();

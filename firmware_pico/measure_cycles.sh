@@ -19,8 +19,9 @@
 # boids, predators, metrics, stats; encoding and framing into a sink, without the USB
 # driver's copies), done in the frame's spare time. --streams MASK: only those streams
 # (PROTOCOL.md bits: 1 state, 2 predators, 4 metrics, 8 stats, 16 log); without the state
-# the metrics message covers every boid. The first frame also checks the
-# assembly scan against its C++ version (a non-zero count fails the script).
+# the metrics message covers every boid. The first and the last warm-up frames also check
+# the assembly scan against its C++ version and the rules' fast path against the general
+# rules, on every boid (a non-zero count fails the script).
 #
 # With --cores 2 (before the other arguments) it runs build-pico/flockscope_pico_emu2.elf, the
 # same firmware with both cores sharing the update, on two emulated cores

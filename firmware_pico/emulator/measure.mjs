@@ -96,7 +96,9 @@ for (;;) {
     console.log(`boids ${r.boids}  frames ${warmup}+${r.frames}  cores ${r.cores}${streams ? `  streams ${streams}` : ''}  cycles per frame (millions):`);
     const scan = r.cores > 1 ? '  (scan not split out on two cores)' : `  scan ${m(r.scan)}`;
     console.log(`  grid ${m(r.grid)}${scan}  update ${m(r.update)}  draw ${m(r.draw)}  | compute ${m(r.compute)} (${(r.compute / (mcu.clkSys / 1000)).toFixed(2)} ms at ${mcu.clkSys / 1e6} MHz, budget ${(mcu.clkSys / 30e6).toFixed(3)} = 33.3 ms)  | link ${m(r.link)}`);
-    console.log(`  scan check (assembly vs C++, first frame): ${r.scan_mismatch} boids differ`);
+    const checked = warmup > 1 ? 'first and last warm-up frames' : 'first frame';
+    console.log(`  scan check (assembly vs C++, ${checked}): ${r.scan_mismatch} boids differ`);
+    console.log(`  rules check (fast path vs general rules, ${checked}): ${r.rules_mismatch} boids differ`);
     if (dual) {
       const st = dual.stackReport(elf.symbols.get('__StackTop'));
       console.log(`  stacks: core 0 ${st.core0Bytes} bytes deep, core 1 ${st.core1Bytes} bytes below its top 0x${st.core1Top.toString(16)}; stack overlap ${st.overlap ? 'yes' : 'no'}`);
@@ -109,7 +111,7 @@ for (;;) {
     }
     console.log(`  ${((Date.now() - t0) / 1000).toFixed(0)} s of emulation`);
     printProfile();
-    process.exit(r.scan_mismatch === 0 ? 0 : 1);
+    process.exit(r.scan_mismatch === 0 && r.rules_mismatch === 0 ? 0 : 1);
   }
   if (spawn && r.live_frame !== lastFrame) {
     lastFrame = r.live_frame;

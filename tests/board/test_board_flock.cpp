@@ -504,3 +504,133 @@ TEST(BoardFlock, TwoCoreSplitOfTheStepEqualsOneCore) {
     }
   }
 }
+
+// The rules' fast path (flockscope_rules: rules_m0.S on the board, its C++ version here)
+// on one boid, by hand. The boid at (100, 100) px moving (4, 0) px/frame; two visible
+// neighbours at (110, 100) and (120, 100) moving (2, 0) and (4, 0); one protected at
+// offset (-2, 1) px; centering 0.5, matching 0.25, avoid 0.125, speeds 3..6, margins at 50
+// px from a 640 x 480 field, turn 0.25. Q23.9 sums: x 56320 + 61440, y 2 x 51200, vx 1024
+// + 2048, sep (-1024, 512).
+namespace {
+struct OneBoid {
+  std::array<fb::fix, 1> x{fb::fix(100)}, y{fb::fix(100)}, vx{fb::fix(4)}, vy{fb::fix(0)};
+  std::array<fb::BoardPredator, 1> pred{};
+  fb::ScanJob job{};
+  fb::RulesJob rules{};
+  OneBoid() {
+    job.x = job.y = 100 * 512;
+    job.s = {56320u + 61440u, 2u * 51200u, 1024 + 2048, 0, 2, -1024, 512};
+    rules.xs = x.data(), rules.ys = y.data(), rules.vxs = vx.data(), rules.vys = vy.data();
+    rules.centering = 32768, rules.matching = 16384, rules.avoid = 8192;
+    rules.turn = 16384;
+    rules.left = 50 << 16, rules.right = 590 << 16, rules.top = 50 << 16, rules.bottom = 430 << 16;
+    rules.predators = pred.data();
+    rules.predator_range = 20 << 16, rules.predator_range2 = 400 << 16, rules.predator_turn = 32768;
+    rules.min2 = 9 << 16, rules.max2 = 36 << 16;
+  }
+};
+}  // namespace
+
+TEST(BoardFlock, RulesFastPathHandComputed) {
+  {
+    // Cohesion: the neighbours' mean is 15 px ahead in x: + 7.5; alignment: their mean vx
+    // 3 against 4: - 0.25; separation: (-2, 1) x 0.125. vx = 11, vy = 0.125: over the top
+    // speed, so the caller limits it: v2 = 121 + 1/64 px^2.
+    OneBoid b;
+    EXPECT_EQ(flockscope_rules(&b.job, &b.rules, 0), fb::kRulesLimit);
+    EXPECT_EQ(b.rules.out_vx, 11 << 16);
+    EXPECT_EQ(b.rules.out_vy, 8192);
+    EXPECT_EQ(b.rules.out_v2, (121 << 16) + 1024);
+    EXPECT_EQ(b.x[0], fb::fix(100));  // nothing written
+    EXPECT_EQ(b.vx[0], fb::fix(4));
+  }
+  {
+    // Without cohesion the speed stays within 3..6: vx = 4 - 0.25 - 0.25 = 3.5, moved.
+    OneBoid b;
+    b.rules.centering = 0;
+    EXPECT_EQ(flockscope_rules(&b.job, &b.rules, 0), fb::kRulesDone);
+    EXPECT_EQ(b.vx[0].raw, 3 * 65536 + 32768);
+    EXPECT_EQ(b.vy[0].raw, 8192);
+    EXPECT_EQ(b.x[0].raw, 103 * 65536 + 32768);
+    EXPECT_EQ(b.y[0].raw, 100 * 65536 + 8192);
+  }
+  {
+    // A predator at (110, 100): 10 px ahead, within its 20 px: vx - 0.5 = 3.0; the boid
+    // left of the left margin (x 40): vx + 0.25 = 3.25. (The neighbours' sums as above,
+    // relative to the boid at 40 px: Q23.9 x sum moved by 2 x 60 px.)
+    OneBoid b;
+    b.rules.centering = 0;
+    b.rules.npred = 1;
+    b.pred[0] = {fb::fix(110), fb::fix(100), fb::fix(0), fb::fix(0)};
+    EXPECT_EQ(flockscope_rules(&b.job, &b.rules, 0), fb::kRulesDone);
+    EXPECT_EQ(b.vx[0].raw, 3 * 65536);
+    OneBoid c;
+    c.rules.centering = 0;
+    c.x[0] = fb::fix(40);
+    c.job.x = 40 * 512;
+    c.job.s.sum_x -= 2u * 60u * 512u;
+    EXPECT_EQ(flockscope_rules(&c.job, &c.rules, 0), fb::kRulesDone);
+    EXPECT_EQ(c.vx[0].raw, 3 * 65536 + 32768 + 16384);
+    EXPECT_EQ(c.x[0].raw, 43 * 65536 + 32768 + 16384);
+  }
+  {
+    // A protected offset sum beyond 2^23 in Q23.9 (16,384 px): off the fast path, nothing
+    // written.
+    OneBoid b;
+    b.job.s.sep_x = 1 << 23;
+    EXPECT_EQ(flockscope_rules(&b.job, &b.rules, 0), fb::kRulesOff);
+    EXPECT_EQ(b.vx[0], fb::fix(4));
+  }
+}
+
+// The fast path against the general rules (update_boid) on parameter sets that take its
+// branches: the lab's (one predator, speeds 3..6: about half of the boids limited each
+// step), scouts with dynamic bias (they take the general rules) and three predators within
+// 100 px, a speed band the flock leaves on both sides, cohesion and separation off, a
+// strong turn. Each step, check_rules() finds no boid whose next state differs, and after
+// 150 steps the flock is bit for bit the one of the general rules alone. Parameter sets
+// the fast path does not take (dt 0.5, predators 150 px away) leave it off.
+TEST(BoardFlock, RulesFastPathGivesTheGeneralRulesBits) {
+  struct Setting {
+    std::uint16_t id;
+    double value;
+  };
+  namespace pid = fb::pid;
+  const std::vector<std::vector<Setting>> sets = {
+      {{pid::predators, 1}},
+      {{pid::scouts1, 300}, {pid::scouts2, 200}, {pid::dynamicbias, 1}, {pid::biasval, 0.005}, {pid::maxbias, 0.02},
+       {pid::bias_increment, 0.0002}, {pid::predators, 3}, {pid::predatorRange, 100}, {pid::predatorturnfactor, 0.3}},
+      {{pid::minspeed, 4.5}, {pid::maxspeed, 5}, {pid::predators, 2}, {pid::matchingfactor, 0.2}},
+      {{pid::cohesion, 0}, {pid::separation, 0}, {pid::turnfactor, 0.9}, {pid::predators, 0}},
+  };
+  std::uint64_t seed = 3;
+  for (const auto& set : sets) {
+    SCOPED_TRACE("parameter set " + std::to_string(seed - 3));
+    fb::HostFlockStorage sa(1500), sb(1500);
+    fb::ParamStore store{fb::BoardLimits{}};
+    for (const Setting& s : set) store.force(s.id, s.value);
+    fb::BoardFlock a(sa.buffers), b(sb.buffers);
+    b.set_general_rules_only(true);
+    a.reset(store, seed, 1500);
+    b.reset(store, seed, 1500);
+    ++seed;
+    ASSERT_TRUE(a.rules_fast());
+    ASSERT_FALSE(b.rules_fast());
+    for (int step = 0; step < 150; ++step) {
+      a.begin_step();
+      ASSERT_EQ(a.check_rules(), 0u) << "step " << step;
+      a.update(0, a.size());
+      a.end_step();
+      b.step();
+      ASSERT_EQ(a.state_hash(), b.state_hash()) << "step " << step;
+    }
+  }
+  for (const Setting off : {Setting{pid::dt, 0.5}, Setting{pid::predatorRange, 150}}) {
+    fb::HostFlockStorage s(100);
+    fb::ParamStore store{fb::BoardLimits{}};
+    store.force(off.id, off.value);
+    fb::BoardFlock f(s.buffers);
+    f.reset(store, 1, 100);
+    EXPECT_FALSE(f.rules_fast()) << off.id;
+  }
+}

@@ -325,12 +325,8 @@ void Board::send_tail() {
     }
     send(msg_);
   }
-  if (streams_ & protocol::stream::kMetrics) {
-    // With the state stream on, the app computes exact metrics from the state and the board
-    // sends a cheap sample; without it (or paused) the board's message is the app's only
-    // source, and the state's encoding is not using the frame's link time: all boids.
-    const bool state_on = (streams_ & protocol::stream::kFlockState) && !paused_;
-    const FlockMetrics fm = flock_.metrics(state_on ? kMetricsSample : 0);
+  if (std::uint32_t sample = 0; metrics_wanted(sample)) {
+    const FlockMetrics fm = metrics_source_ ? metrics_source_(flock_, sample) : flock_.metrics(sample);
     msg_.type = MsgType::kMetrics;
     msg_.version = protocol::kProtocolVersion;
     msg_.metrics = {out_frame_, fm.diameter, fm.centroid_x, fm.centroid_y, fm.polarisation, fm.mean_speed, fm.boids};
@@ -352,6 +348,16 @@ void Board::send_tail() {
                            (flock_.predators_on() ? protocol::kStatsFlagPredators : 0));
     send(msg_);
   }
+}
+
+bool Board::metrics_wanted(std::uint32_t& sample) const {
+  if (!session_ || !(streams_ & protocol::stream::kMetrics)) return false;
+  // With the state stream on, the app computes exact metrics from the state and the board
+  // sends a cheap sample; without it (or paused) the board's message is the app's only
+  // source, and the state's encoding is not using the frame's link time: all boids.
+  const bool state_on = (streams_ & protocol::stream::kFlockState) && !paused_;
+  sample = state_on ? kMetricsSample : 0;
+  return true;
 }
 
 bool Board::encode_next_chunk() {

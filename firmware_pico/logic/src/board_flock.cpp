@@ -112,6 +112,12 @@ void BoardFlock::configure(const ParamStore& p) {
   const auto cell9 = std::uint64_t(cell_px_ + 1) * 512;
   const std::uint64_t dx9 = (reach_ + 1) * cell9, dy9 = reach_ * cell9;
   middle_whole_ = fast_scan_ && dx9 * dx9 + dy9 * dy9 < (std::uint64_t(1) << 32);
+  // The rules' fast path (flockscope_rules) takes each product by a weight in [0, 1) in two
+  // 32-bit multiplies, moves by v * 1 and squares a predator's offset below 128 px exactly:
+  // the paths fix's operators take for such values, so it gives update_boid's bits.
+  const auto weight = [](fix w) { return w.raw >= 0 && w.raw < 65536; };
+  rules_fast_ = !general_rules_only_ && weight(c.centering) && weight(c.matching) && weight(c.avoid) &&
+                c.dt == fix(1) && c.predator_range.raw <= (1 << 23);
 }
 
 void BoardFlock::spawn_one(std::uint32_t slot, std::uint32_t id) {
@@ -346,6 +352,87 @@ void scan_fast_cpp(ScanJob* job) {
 extern "C" void flockscope_scan_neighbours(ScanJob* job) { scan_fast_cpp(job); }
 #endif
 
+// ---- the rules' fast path
+namespace {
+// floor(a w / 2^16) for a weight w in [0, 1), any a: fix's operator* for such a weight.
+inline std::uint32_t mul_weight(std::int32_t a, std::int32_t w) {
+  return std::uint32_t((a >> 16) * w) + ((std::uint32_t(a) & 0xFFFFu) * std::uint32_t(w) >> 16);
+}
+// floor(a^2 / 2^16) for |a| below 2^23 (128 px): fix's square() and a * a there.
+inline std::uint32_t square_small(std::int32_t a) {
+  const std::int32_t ah = a >> 16;
+  const std::uint32_t al = std::uint32_t(a) & 0xFFFFu;
+  return std::uint32_t(a * ah) + std::uint32_t(ah * std::int32_t(al)) + ((al * al) >> 16);
+}
+// v in [-2^23, 2^23): a Q23.9 sum whose mean update_boid takes as div_s32(v * 128, n).
+inline bool small9(std::int32_t v) { return std::uint32_t((v >> 23) + 1) <= 1u; }
+
+// The fast path in C++: the host's flockscope_rules, and the same arithmetic as rules_m0.S.
+// Additions wrap (uint32), as fix's do; the order of the velocity's terms changes no bit.
+std::uint32_t rules_fast_cpp(const ScanJob* job, RulesJob* r, std::uint32_t k) {
+  const NeighbourSums& s = job->s;
+  const std::int32_t x = r->xs[k].raw, y = r->ys[k].raw, vx = r->vxs[k].raw, vy = r->vys[k].raw;
+  std::uint32_t dvx = 0, dvy = 0;
+  if (s.seen > 0) {  // cohesion and alignment: the neighbours' means (update_boid's `mean`)
+    const auto n = std::uint32_t(s.seen);
+    const auto rel_x = std::int32_t(s.sum_x - n * std::uint32_t(job->x));
+    const auto rel_y = std::int32_t(s.sum_y - n * std::uint32_t(job->y));
+    if (!small9(rel_x) || !small9(rel_y) || !small9(s.sum_vx) || !small9(s.sum_vy)) return kRulesOff;
+    const std::int32_t mx = div_s32(rel_x * 128, s.seen), my = div_s32(rel_y * 128, s.seen);
+    const std::int32_t mvx = div_s32(s.sum_vx * 128, s.seen), mvy = div_s32(s.sum_vy * 128, s.seen);
+    dvx += mul_weight(mx, r->centering) + mul_weight(std::int32_t(std::uint32_t(mvx) - std::uint32_t(vx)), r->matching);
+    dvy += mul_weight(my, r->centering) + mul_weight(std::int32_t(std::uint32_t(mvy) - std::uint32_t(vy)), r->matching);
+  }
+  if (!small9(s.sep_x) || !small9(s.sep_y)) return kRulesOff;
+  dvx += mul_weight(s.sep_x * 128, r->avoid);
+  dvy += mul_weight(s.sep_y * 128, r->avoid);
+  const auto turn = std::uint32_t(r->turn);
+  if (y < r->top) dvy += turn;
+  if (x > r->right) dvx -= turn;
+  if (x < r->left) dvx += turn;
+  if (y > r->bottom) dvy -= turn;
+  std::uint32_t psx = 0, psy = 0, seen_by = 0;
+  const auto* pred = static_cast<const BoardPredator*>(r->predators);
+  for (std::uint32_t q = 0; q < r->npred; ++q) {
+    const auto dx = std::int32_t(std::uint32_t(x) - std::uint32_t(pred[q].x.raw));
+    const auto dy = std::int32_t(std::uint32_t(y) - std::uint32_t(pred[q].y.raw));
+    if (dx == INT32_MIN || dy == INT32_MIN) return kRulesOff;  // (abs_of keeps it negative)
+    if ((dx < 0 ? -dx : dx) >= r->predator_range || (dy < 0 ? -dy : dy) >= r->predator_range) continue;
+    if (std::int32_t(square_small(dx) + square_small(dy)) < r->predator_range2) {
+      psx += std::uint32_t(dx), psy += std::uint32_t(dy);
+      ++seen_by;
+    }
+  }
+  if (seen_by > 0) {
+    const auto pt = std::uint32_t(r->predator_turn);
+    if (std::int32_t(psy) > 0) dvy += pt;
+    if (std::int32_t(psy) < 0) dvy -= pt;
+    if (std::int32_t(psx) > 0) dvx += pt;
+    if (std::int32_t(psx) < 0) dvx -= pt;
+  }
+  constexpr std::int32_t kGuard = 100 << 16;  // update_boid's vmax_guard
+  auto nvx = std::int32_t(std::uint32_t(vx) + dvx), nvy = std::int32_t(std::uint32_t(vy) + dvy);
+  nvx = nvx > kGuard ? kGuard : nvx < -kGuard ? -kGuard : nvx;
+  nvy = nvy > kGuard ? kGuard : nvy < -kGuard ? -kGuard : nvy;
+  const auto v2 = std::int32_t(square_small(nvx) + square_small(nvy));
+  if (!(v2 >= r->min2 && v2 <= r->max2)) {
+    r->out_vx = nvx, r->out_vy = nvy, r->out_v2 = v2;
+    return kRulesLimit;
+  }
+  r->xs[k].raw = std::int32_t(std::uint32_t(x) + std::uint32_t(nvx));
+  r->ys[k].raw = std::int32_t(std::uint32_t(y) + std::uint32_t(nvy));
+  r->vxs[k].raw = nvx;
+  r->vys[k].raw = nvy;
+  return kRulesDone;
+}
+}  // namespace
+
+#ifndef FLOCKSCOPE_RULES_ASM
+extern "C" std::uint32_t flockscope_rules(const ScanJob* job, RulesJob* rules, std::uint32_t k) {
+  return rules_fast_cpp(job, rules, k);
+}
+#endif
+
 namespace {
 // The general scan (any ranges, boids in clamped edge cells far off screen): the box test
 // first, then core's rules::cornell_classify on exact 64-bit squares of the Q23.9 offsets
@@ -560,6 +647,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   std::uint32_t (*const clock)() = clock_;
   std::uint32_t scan_cycles = 0;  // added to scan_cycles_ at the end (not a member store per boid)
   const RuleConsts rc = rule_consts();
+  RulesJob rules = rules_job();
   ScanJob job;
   job.visual2 = std::uint32_t(visual2_);  // as make_job() sets them (no scan writes them)
   job.protected2 = std::uint32_t(protected2_);
@@ -605,7 +693,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
       scan_general(job, near + k, range9_, visual2_, protected2_);
     }
     if (clock) scan_cycles += (clock() - t0) & 0xFFFFFFu;
-    update_boid(k, job.x, job.y, job.s, rc);
+    if (!update_fast(k, job, rules, rc)) update_boid(k, job.x, job.y, job.s, rc);
   }
   scan_cycles_ += scan_cycles;
 }
@@ -614,6 +702,62 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
 BoardFlock::RuleConsts BoardFlock::rule_consts() const {
   return {predator_count(), std::min(scouts1_ + scouts2_, buf_.bias_capacity), c_.minspeed * c_.minspeed,
           c_.maxspeed * c_.maxspeed};
+}
+
+RulesJob BoardFlock::rules_job() {
+  RulesJob r{};
+  r.xs = buf_.x, r.ys = buf_.y, r.vxs = buf_.vx, r.vys = buf_.vy;
+  r.centering = c_.cohesion ? c_.centering.raw : 0;  // (a rule that is off adds 0 x its term)
+  r.matching = c_.alignment ? c_.matching.raw : 0;
+  r.avoid = c_.separation ? c_.avoid.raw : 0;
+  r.turn = c_.turn.raw;
+  r.left = c_.left_edge.raw, r.right = c_.right_edge.raw, r.top = c_.top_edge.raw, r.bottom = c_.bottom_edge.raw;
+  r.predator_range = c_.predator_range.raw, r.predator_range2 = c_.predator_range2.raw;
+  r.predator_turn = c_.predator_turn.raw;
+  r.npred = predator_count();
+  r.predators = pred_;
+  r.min2 = (c_.minspeed * c_.minspeed).raw, r.max2 = (c_.maxspeed * c_.maxspeed).raw;
+  return r;
+}
+
+[[gnu::always_inline]] inline bool BoardFlock::update_fast(std::uint32_t k, const ScanJob& job, RulesJob& rules,
+                                                           const RuleConsts& rc) {
+  if (!rules_fast_ || buf_.id[k] < rc.scout_end) return false;  // (scouts: the bias)
+  const std::uint32_t done = flockscope_rules(&job, &rules, k);
+  if (done == kRulesDone) return true;
+  if (done != kRulesLimit) return false;
+  // The speed limit for the velocities outside [min, max] (about half of a flock's boids at
+  // the lab's values), as update_boid's limit, then the move by dt = 1.
+  fix vx = fix::from_raw(rules.out_vx), vy = fix::from_raw(rules.out_vy);
+  rules::limit_speed_sq(vx, vy, fix::from_raw(rules.out_v2), c_.minspeed, c_.maxspeed, buf_.vx[k], buf_.vy[k]);
+  buf_.x[k] = buf_.x[k] + vx;
+  buf_.y[k] = buf_.y[k] + vy;
+  buf_.vx[k] = vx;
+  buf_.vy[k] = vy;
+  return true;
+}
+
+std::uint32_t BoardFlock::check_rules() {
+  if (!rules_fast_) return 0;
+  const RuleConsts rc = rule_consts();
+  RulesJob rules = rules_job();
+  std::uint32_t differ = 0;
+  for (std::uint32_t k = 0; k < n_; ++k) {
+    ScanJob job;
+    scan_sums(k, job);
+    const fix x = buf_.x[k], y = buf_.y[k], vx = buf_.vx[k], vy = buf_.vy[k];
+    auto take = [&](fix* out) {  // slot k's next state, and slot k back as it was
+      out[0] = buf_.x[k], out[1] = buf_.y[k], out[2] = buf_.vx[k], out[3] = buf_.vy[k];
+      buf_.x[k] = x, buf_.y[k] = y, buf_.vx[k] = vx, buf_.vy[k] = vy;
+    };
+    fix fast[4], general[4];
+    if (!update_fast(k, job, rules, rc)) continue;  // (scouts, kRulesOff: the general rules anyway)
+    take(fast);
+    update_boid(k, job.x, job.y, job.s, rc);
+    take(general);
+    differ += fast[0] != general[0] || fast[1] != general[1] || fast[2] != general[2] || fast[3] != general[3];
+  }
+  return differ;
 }
 
 [[gnu::always_inline]] inline void BoardFlock::update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9,

@@ -93,6 +93,18 @@ class Board {
   // A line for the app's log (the log stream), e.g. the board's cycle counts.
   void log(protocol::LogLevel level, const char* text);
 
+  // After frame_end: whether this frame's output has a metrics message still to write (a
+  // session with the metrics stream on, the frame's tail not yet sent); `sample` is then
+  // BoardFlock::metrics()'s argument for it (kMetricsSample with the state stream on, 0:
+  // every boid).
+  bool metrics_to_come(std::uint32_t& sample) const { return tail_pending_ && metrics_wanted(sample); }
+  // Where that message's numbers come from: by default BoardFlock::metrics(), computed when
+  // the message is written; the two-core firmware has core 1 compute them after frame_end
+  // while core 0 sends the state, and hands them over here. The state is the one the
+  // frame's output sends (it does not change before the next step).
+  using MetricsSource = FlockMetrics (*)(const BoardFlock& flock, std::uint32_t sample);
+  void set_metrics_source(MetricsSource source) { metrics_source_ = source; }
+
   // Handles one message as if it had arrived (tests; frame_start calls it).
   void handle(const protocol::Message& m);
   // Runs one whole frame on the calling thread (the host and single-core builds).
@@ -107,6 +119,7 @@ class Board {
   void handle_command(const protocol::Message& m);
   void close_frame_output();
   void send_tail();
+  bool metrics_wanted(std::uint32_t& sample) const;  // the metrics message and its sample
   bool encode_next_chunk();
   std::size_t ring_free() const { return kTxRing - ring_used_; }
   void ring_push(const std::uint8_t* p, std::size_t n);
@@ -135,6 +148,7 @@ class Board {
   bool out_pending_ = false, tail_pending_ = false;
   std::uint32_t out_frame_ = 0, out_total_ = 0, out_next_ = 0, resume_at_ = 0;
   bool out_groups_ = false;
+  MetricsSource metrics_source_ = nullptr;
   BoardLinkCounters counters_;
 };
 

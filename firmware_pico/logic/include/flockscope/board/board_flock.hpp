@@ -84,6 +84,35 @@ static_assert(sizeof(void*) != 4 || offsetof(ScanJob, middle_whole) == 120, "sca
 // BoardFlock::configure().
 extern "C" void flockscope_scan_neighbours(ScanJob* job);
 
+// The rules' fast path (BoardFlock::configure() decides when it applies): one boid's
+// cohesion, alignment, separation, margins, predators, speed test and move, from its scan
+// job's sums, in the same bits as BoardFlock::update_boid. Plain data with fixed offsets:
+// the RP2040 build runs a Thumb-1 routine (rules_m0.S) that reads this layout; the host
+// runs its C++ version.
+struct RulesJob {
+  fix *xs, *ys, *vxs, *vys;  // 0, 4, 8, 12: the state; slot k is read, and written on kRulesDone
+  // 16, 20, 24: centering, matching, avoid in [0, 1) (raw < 2^16; 0 for a rule that is off)
+  std::int32_t centering, matching, avoid;
+  std::int32_t turn;                      // 28
+  std::int32_t left, right, top, bottom;  // 32, 36, 40, 44: the margins' edges
+  // 48, 52, 56: the predators' range (below 128 px), its square and the turn
+  std::int32_t predator_range, predator_range2, predator_turn;
+  std::uint32_t npred;         // 60
+  const void* predators;       // 64: BoardPredator[npred] (x, y, vx, vy: 16 bytes each)
+  std::int32_t min2, max2;     // 68, 72: minspeed^2, maxspeed^2
+  std::int32_t out_vx, out_vy, out_v2;  // 76, 80, 84: with kRulesLimit, the velocity and its square
+};
+static_assert(sizeof(void*) != 4 || sizeof(RulesJob) == 88, "rules_m0.S reads RulesJob at fixed offsets");
+// What flockscope_rules did with slot k:
+inline constexpr std::uint32_t kRulesDone = 0;   // its next state written
+// Its speed (RulesJob out_vx, out_vy; squared out_v2) is outside [min, max]: the caller
+// limits it, moves and writes the boid.
+inline constexpr std::uint32_t kRulesLimit = 1;
+// Off the fast path (a sum beyond +-2^23 in Q23.9, a predator 32,768 px away): nothing
+// written, the caller runs the general rules.
+inline constexpr std::uint32_t kRulesOff = 2;
+extern "C" std::uint32_t flockscope_rules(const ScanJob* job, RulesJob* rules, std::uint32_t k);
+
 // The fast scan's stencil, trimmed for each boid (BoardFlock::make_runs, trim_runs): the
 // outermost rows and columns of the (2 reach + 1)^2 cells lie wholly beyond the visual range
 // of a boid near the far side of its own cell, and so do the four corner cells still more
@@ -205,11 +234,20 @@ class BoardFlock {
   // After begin_step(): how many boids' fast-scan sums differ between
   // flockscope_scan_neighbours (the RP2040's assembly) and the C++ version. 0 expected.
   std::uint32_t check_scan() const;
+  // After begin_step(): how many boids the rules' fast path (flockscope_rules: rules_m0.S on
+  // the RP2040, its C++ version on the host) gives a different next state than the general
+  // rules (update_boid) from the same sums. 0 expected. The state is left as it was.
+  std::uint32_t check_rules();
+  // Whether the rules' fast path is in use (configure(): weights in [0, 1), dt 1, predator
+  // range below 128 px).
+  bool rules_fast() const { return rules_fast_; }
   // After begin_step(): slot k's neighbour sums as update() will use them (tests: the grid
   // against all pairs). Returns whether the fast scan made them.
   bool scan_sums(std::uint32_t k, ScanJob& job) const;
   // Tests: every boid takes the general scan (the fast one must give the same flock).
   void set_general_scan_only(bool on) { general_only_ = on; }
+  // Tests: every boid takes the general rules (update_boid), from the next configure() on.
+  void set_general_rules_only(bool on) { general_rules_only_ = on; }
   // Tests: false scans every fast job's whole stencil (no StencilTrim).
   void set_stencil_trim(bool on) { trim_on_ = on; }
   // The stencil radius in cells (2..kMaxReach; cells about range / reach wide), taken at the
@@ -247,6 +285,11 @@ class BoardFlock {
   };
   RuleConsts rule_consts() const;
   void update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9, const NeighbourSums& s, const RuleConsts& rc);
+  // The rules' fast path's constants (RulesJob), taken once per update() call.
+  RulesJob rules_job();
+  // Slot k through the fast path when it applies (not a scout, rules_fast_): true when it
+  // was updated there (kRulesLimit's speed limit and move included).
+  bool update_fast(std::uint32_t k, const ScanJob& job, RulesJob& rules, const RuleConsts& rc);
   FlockBuffers buf_;
   std::uint32_t n_ = 0;
   std::uint32_t frame_ = 0;
@@ -269,10 +312,12 @@ class BoardFlock {
   std::int32_t range9_ = 0;  // the neighbour test, Q23.9, and its squared ranges (2^-18 px^2)
   std::uint64_t visual2_ = 0, protected2_ = 0;
   bool fast_scan_ = false;  // flockscope_scan_neighbours' conditions hold (configure())
+  bool rules_fast_ = false;  // flockscope_rules' conditions hold (configure())
   BoardPredator pred_[kMaxPredators] = {};
   std::uint32_t n_pred_ = 0;
   bool predators_on_ = true;
   bool general_only_ = false;
+  bool general_rules_only_ = false;
   bool trim_on_ = true;
   bool trimming() const { return trim_on_ && trim_lines_; }  // StencilTrim in use
   bool middle_whole_ = false;  // ScanJob::middle_whole for the fast jobs (configure())

@@ -1,0 +1,346 @@
+@ flockscope_rules(const ScanJob* job, RulesJob* r, uint32_t k) for the Cortex-M0+
+@ (RP2040): the rules' fast path for slot k, the same arithmetic as rules_fast_cpp in
+@ board_flock.cpp (the host's version, which the pinned flocks check against update_boid;
+@ BoardFlock::check_rules() compares this one with update_boid on the board). Returns
+@ kRulesDone 0 (slot k written), kRulesLimit 1 (RulesJob out_vx, out_vy, out_v2 set,
+@ nothing written) or kRulesOff 2 (nothing written).
+@
+@ The velocity's terms add up (wrapping) in any order: cohesion and alignment from the four
+@ means, taken on the core's SIO divider (each quotient read at least 8 cycles after its
+@ divisor is written, the next term's work filling the wait), separation, the margins,
+@ the predators, then the guard at +-100 px/frame, the squared speed and the move.
+@ A product by a weight w in [0, 1): (a >> 16) w + ((a & 0xFFFF) w >> 16). A square of a
+@ below 128 px: (a >> 16)(a + (a & 0xFFFF)) + ((a & 0xFFFF)^2 >> 16).
+@
+@ ScanJob offsets (board_flock.hpp): x9 0, y9 4, sum_x 16, sum_y 20, sum_vx 24, sum_vy 28,
+@ seen 32, sep_x 36, sep_y 40. RulesJob: xs 0, ys 4, vxs 8, vys 12, centering 16,
+@ matching 20, avoid 24, turn 28, left 32, right 36, top 40, bottom 44, predator_range 48,
+@ predator_range2 52, predator_turn 56, npred 60, predators 64, min2 68, max2 72, out_vx 76,
+@ out_vy 80, out_v2 84.
+    .syntax unified
+    .cpu cortex-m0plus
+    .thumb
+    .section .time_critical.flockscope_rules, "ax", %progbits
+    .align 2
+    .global flockscope_rules
+    .type flockscope_rules, %function
+    @ kRulesOff's exit, placed before the entry: within reach of the checks' short branches.
+.Loff:
+    movs r0, #2                @ kRulesOff
+    pop {r4-r7, pc}
+    .thumb_func
+flockscope_rules:
+    push {r4-r7, lr}
+    @ The sums whose means or products need them in [-2^23, 2^23) (v ^ (v >> 31) below
+    @ 2^23): the velocity sums and the separation offsets.
+    ldr r4, [r0, #24]
+    asrs r5, r4, #31
+    eors r4, r5
+    ldr r5, [r0, #28]
+    asrs r7, r5, #31
+    eors r5, r7
+    orrs r4, r5
+    ldr r5, [r0, #36]
+    asrs r7, r5, #31
+    eors r5, r7
+    orrs r4, r5
+    ldr r5, [r0, #40]
+    asrs r7, r5, #31
+    eors r5, r7
+    orrs r4, r5
+    lsrs r4, r4, #23
+    bne .Loff
+    lsls r2, r2, #2            @ slot k's word in the state arrays
+    movs r4, #0
+    mov r12, r4                @ r12: the change of vx
+    mov lr, r4                 @ lr: the change of vy (the return address is on the stack)
+    ldr r3, [r0, #32]          @ seen
+    cmp r3, #0
+    ble .Lseparation
+
+    @ ---- cohesion and alignment: the means of (x - x9), (y - y9), vx, vy over seen
+    movs r6, #0xd0
+    lsls r6, r6, #24           @ SIO: SDIVIDEND +0x68, SDIVISOR +0x6c, QUOTIENT +0x70
+    ldr r4, [r0, #0]
+    muls r4, r3, r4
+    ldr r5, [r0, #16]
+    subs r5, r5, r4            @ rel_x = sum_x - seen x9
+    asrs r4, r5, #31
+    eors r4, r5
+    lsrs r4, r4, #23
+    bne .Loff
+    lsls r5, r5, #7
+    str r5, [r6, #0x68]
+    str r3, [r6, #0x6c]        @ mean x: 11 cycles to its read
+    ldr r4, [r0, #4]
+    muls r4, r3, r4
+    ldr r5, [r0, #20]
+    subs r5, r5, r4            @ rel_y
+    asrs r4, r5, #31
+    eors r4, r5
+    lsrs r4, r4, #23
+    bne .Loff
+    lsls r5, r5, #7
+    ldr r7, [r6, #0x70]        @ mean x
+    str r5, [r6, #0x68]
+    str r3, [r6, #0x6c]        @ mean y: 12 cycles to its read
+    ldr r4, [r1, #16]          @ centering
+    uxth r5, r7
+    asrs r7, r7, #16
+    muls r5, r4, r5
+    muls r7, r4, r7
+    lsrs r5, r5, #16
+    adds r7, r7, r5
+    add r12, r7                @ + mean x * centering
+    ldr r5, [r0, #24]
+    lsls r5, r5, #7            @ sum_vx * 128
+    ldr r7, [r6, #0x70]        @ mean y
+    str r5, [r6, #0x68]
+    str r3, [r6, #0x6c]        @ mean vx: 10 cycles to its read
+    uxth r5, r7
+    asrs r7, r7, #16
+    muls r5, r4, r5
+    muls r7, r4, r7
+    lsrs r5, r5, #16
+    adds r7, r7, r5
+    add lr, r7                 @ + mean y * centering
+    ldr r5, [r0, #28]
+    lsls r5, r5, #7            @ sum_vy * 128
+    ldr r7, [r6, #0x70]        @ mean vx
+    str r5, [r6, #0x68]
+    str r3, [r6, #0x6c]        @ mean vy: 14 cycles to its read
+    ldr r4, [r1, #8]
+    ldr r4, [r4, r2]           @ vx
+    subs r7, r7, r4
+    ldr r4, [r1, #20]          @ matching
+    uxth r5, r7
+    asrs r7, r7, #16
+    muls r5, r4, r5
+    muls r7, r4, r7
+    lsrs r5, r5, #16
+    adds r7, r7, r5
+    add r12, r7                @ + (mean vx - vx) * matching
+    ldr r7, [r6, #0x70]        @ mean vy
+    ldr r5, [r1, #12]
+    ldr r5, [r5, r2]           @ vy
+    subs r7, r7, r5
+    uxth r5, r7
+    asrs r7, r7, #16
+    muls r5, r4, r5
+    muls r7, r4, r7
+    lsrs r5, r5, #16
+    adds r7, r7, r5
+    add lr, r7                 @ + (mean vy - vy) * matching
+
+    @ ---- separation: the protected offsets (Q23.9 -> Q16.16) * avoid
+.Lseparation:
+    ldr r4, [r1, #24]          @ avoid
+    ldr r5, [r0, #36]
+    lsls r5, r5, #7
+    uxth r7, r5
+    asrs r5, r5, #16
+    muls r7, r4, r7
+    muls r5, r4, r5
+    lsrs r7, r7, #16
+    adds r5, r5, r7
+    add r12, r5
+    ldr r5, [r0, #40]
+    lsls r5, r5, #7
+    uxth r7, r5
+    asrs r5, r5, #16
+    muls r7, r4, r7
+    muls r5, r4, r5
+    lsrs r7, r7, #16
+    adds r5, r5, r7
+    add lr, r5
+
+    @ ---- the margins: r4 x, r5 y, r7 the change of vx, r6 of vy
+    ldr r4, [r1, #0]
+    ldr r4, [r4, r2]
+    ldr r5, [r1, #4]
+    ldr r5, [r5, r2]
+    mov r7, r12
+    mov r6, lr
+    ldr r3, [r1, #28]          @ turn
+    ldr r0, [r1, #40]
+    cmp r5, r0
+    bge 1f
+    adds r6, r6, r3            @ y < top: vy + turn
+1:  ldr r0, [r1, #36]
+    cmp r4, r0
+    ble 1f
+    subs r7, r7, r3            @ x > right: vx - turn
+1:  ldr r0, [r1, #32]
+    cmp r4, r0
+    bge 1f
+    adds r7, r7, r3            @ x < left: vx + turn
+1:  ldr r0, [r1, #44]
+    cmp r5, r0
+    ble 1f
+    subs r6, r6, r3            @ y > bottom: vy - turn
+1:
+
+    @ ---- the predators: [sp] sum of dx, [sp+4] of dy, [sp+8] how many, [sp+12] k * 4,
+    @ [sp+16] the end of the predators; the changes of vx, vy wait in r12, lr
+    ldr r3, [r1, #60]          @ npred
+    cmp r3, #0
+    beq .Lspeed
+    mov r12, r7
+    mov lr, r6
+    sub sp, #20
+    ldr r0, [r1, #64]          @ the first predator (16 bytes: x, y, vx, vy)
+    lsls r3, r3, #4
+    adds r3, r0, r3
+    str r3, [sp, #16]
+    str r2, [sp, #12]
+    movs r2, #0
+    str r2, [sp, #0]
+    str r2, [sp, #4]
+    str r2, [sp, #8]
+.Lpredator:
+    ldr r6, [r0, #0]
+    subs r6, r4, r6            @ dx = x - predator x
+    ldr r7, [r0, #4]
+    subs r7, r5, r7            @ dy
+    ldr r2, [r1, #48]          @ the range
+    movs r3, r6
+    bpl 1f
+    rsbs r3, r3, #0            @ |dx| (INT32_MIN stays negative: off the fast path)
+    bmi .Loff_predators
+1:  cmp r3, r2
+    bge .Lnext_predator
+    movs r3, r7
+    bpl 1f
+    rsbs r3, r3, #0
+    bmi .Loff_predators
+1:  cmp r3, r2
+    bge .Lnext_predator
+    asrs r2, r6, #16           @ dx^2 and dy^2 (both below 128 px)
+    uxth r3, r6
+    adds r6, r6, r3
+    muls r6, r2, r6
+    muls r3, r3, r3
+    lsrs r3, r3, #16
+    adds r6, r6, r3
+    asrs r2, r7, #16
+    uxth r3, r7
+    adds r7, r7, r3
+    muls r7, r2, r7
+    muls r3, r3, r3
+    lsrs r3, r3, #16
+    adds r7, r7, r3
+    adds r6, r6, r7            @ d2
+    ldr r2, [r1, #52]
+    cmp r6, r2
+    bge .Lnext_predator
+    ldr r6, [r0, #0]           @ within the range: dx, dy into the sums
+    subs r6, r4, r6
+    ldr r2, [sp, #0]
+    adds r2, r2, r6
+    str r2, [sp, #0]
+    ldr r7, [r0, #4]
+    subs r7, r5, r7
+    ldr r2, [sp, #4]
+    adds r2, r2, r7
+    str r2, [sp, #4]
+    ldr r2, [sp, #8]
+    adds r2, r2, #1
+    str r2, [sp, #8]
+.Lnext_predator:
+    adds r0, r0, #16
+    ldr r3, [sp, #16]
+    cmp r0, r3
+    blo .Lpredator
+    mov r7, r12
+    mov r6, lr
+    ldr r2, [sp, #8]
+    cmp r2, #0
+    beq 2f
+    ldr r3, [r1, #56]          @ the predators' turn, away from their summed offsets
+    ldr r2, [sp, #4]
+    cmp r2, #0
+    ble 1f
+    adds r6, r6, r3
+1:  cmp r2, #0
+    bge 1f
+    subs r6, r6, r3
+1:  ldr r2, [sp, #0]
+    cmp r2, #0
+    ble 1f
+    adds r7, r7, r3
+1:  cmp r2, #0
+    bge 2f
+    subs r7, r7, r3
+2:  ldr r2, [sp, #12]
+    add sp, #20
+
+    @ ---- the velocity, its guard, its square; r12 x, lr y
+.Lspeed:
+    ldr r0, [r1, #8]
+    ldr r0, [r0, r2]
+    adds r7, r7, r0            @ vx
+    ldr r0, [r1, #12]
+    ldr r0, [r0, r2]
+    adds r6, r6, r0            @ vy
+    movs r0, #0x64
+    lsls r0, r0, #16           @ 100 px/frame
+    cmp r7, r0
+    ble 1f
+    movs r7, r0
+1:  cmp r6, r0
+    ble 1f
+    movs r6, r0
+1:  rsbs r0, r0, #0
+    cmp r7, r0
+    bge 1f
+    movs r7, r0
+1:  cmp r6, r0
+    bge 1f
+    movs r6, r0
+1:  mov r12, r4
+    mov lr, r5
+    asrs r0, r7, #16
+    uxth r3, r7
+    adds r4, r7, r3
+    muls r4, r0, r4
+    muls r3, r3, r3
+    lsrs r3, r3, #16
+    adds r4, r4, r3            @ vx^2
+    asrs r0, r6, #16
+    uxth r3, r6
+    adds r5, r6, r3
+    muls r5, r0, r5
+    muls r3, r3, r3
+    lsrs r3, r3, #16
+    adds r5, r5, r3            @ vy^2
+    adds r4, r4, r5            @ v2
+    ldr r0, [r1, #68]
+    cmp r4, r0
+    blt .Llimit                @ v2 < min2
+    ldr r0, [r1, #72]
+    cmp r4, r0
+    bgt .Llimit                @ v2 > max2
+    ldr r0, [r1, #8]
+    str r7, [r0, r2]
+    ldr r0, [r1, #12]
+    str r6, [r0, r2]
+    mov r3, r12
+    adds r3, r3, r7
+    ldr r0, [r1, #0]
+    str r3, [r0, r2]           @ x + vx (dt 1)
+    mov r3, lr
+    adds r3, r3, r6
+    ldr r0, [r1, #4]
+    str r3, [r0, r2]           @ y + vy
+    movs r0, #0                @ kRulesDone
+    pop {r4-r7, pc}
+.Llimit:
+    str r7, [r1, #76]
+    str r6, [r1, #80]
+    str r4, [r1, #84]
+    movs r0, #1                @ kRulesLimit
+    pop {r4-r7, pc}
+.Loff_predators:
+    add sp, #20
+    b .Loff
+    .size flockscope_rules, . - flockscope_rules
