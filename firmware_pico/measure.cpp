@@ -4,7 +4,7 @@
 #include "hardware/structs/systick.h"
 
 extern "C" {
-__attribute__((used)) volatile const MeasureConfig flockscope_measure_config = {0xFFFFFFFFu, 0, 0, 0};
+__attribute__((used)) volatile const MeasureConfig flockscope_measure_config = {0xFFFFFFFFu, 0, 0, 0, {}};
 __attribute__((used)) volatile MeasureResult flockscope_measure_result;
 }
 
@@ -12,6 +12,56 @@ namespace flockscope::firmware {
 namespace {
 // SysTick as an up-counting cycle counter modulo 2^24 (BoardFlock's profile clock).
 std::uint32_t systick_cycles() { return 0u - systick_hw->cvr; }
+
+// A decimal number ("-12", "0.0005"); false if `p` holds anything else.
+bool parse_decimal(const char* p, const char* end, double& out) {
+  bool neg = false, digits = false;
+  if (p < end && *p == '-') neg = true, ++p;
+  double v = 0, scale = 1;
+  bool frac = false;
+  for (; p < end; ++p) {
+    if (*p == '.' && !frac) {
+      frac = true;
+    } else if (*p >= '0' && *p <= '9') {
+      digits = true;
+      if (frac) scale /= 10;
+      v = v * (frac ? 1 : 10) + (frac ? (*p - '0') * scale : (*p - '0'));
+    } else {
+      return false;
+    }
+  }
+  out = neg ? -v : v;
+  return digits;
+}
+
+// MeasureConfig::settings, each "name=value" through Board::set_param (the checks of an
+// app's param_change); applied and refused counted in the result.
+void apply_settings(board::Board& b, const char* text) {
+  volatile MeasureResult& r = flockscope_measure_result;
+  const char* p = text;
+  while (*p) {
+    while (*p == ' ') ++p;
+    const char* const start = p;
+    while (*p && *p != ' ') ++p;
+    if (p == start) break;
+    const char* eq = start;
+    while (eq < p && *eq != '=') ++eq;
+    const board::ParamInfo* info = nullptr;
+    for (std::size_t i = 0; eq < p && i < board::kParamCount && !info; ++i) {
+      const char* name = board::param_at(i).name;
+      std::size_t n = 0;
+      while (name[n] && start + n < eq && name[n] == start[n]) ++n;
+      if (name[n] == 0 && start + n == eq) info = &board::param_at(i);
+    }
+    double v = 0;
+    if (info && parse_decimal(eq + 1, p, v) &&
+        protocol::is_accepted(b.set_param(info->id, board::to_wire(info->kind, v)))) {
+      r.settings_applied = r.settings_applied + 1;
+    } else {
+      r.settings_refused = r.settings_refused + 1;
+    }
+  }
+}
 }  // namespace
 
 Measurement::Measurement()
@@ -20,6 +70,13 @@ Measurement::Measurement()
       on_(cfg_.boids != 0xFFFFFFFFu) {}
 
 void Measurement::start(board::Board& b, std::uint32_t boids, const std::uint32_t* framebuffer, std::uint32_t cores) {
+  char text[sizeof cfg_.settings];
+  for (std::size_t i = 0; i < sizeof text; ++i) text[i] = flockscope_measure_config.settings[i];
+  text[sizeof text - 1] = 0;
+  if (text[0] != 0) {
+    apply_settings(b, text);
+    b.reset(b.params().active(board::pid::seed));  // the spawn with the new values
+  }
   systick_hw->rvr = 0xFFFFFF;
   systick_hw->cvr = 0;
   systick_hw->csr = 0x5;  // enabled, processor clock, no interrupt

@@ -16,6 +16,9 @@ extern "C" {
 struct MeasureConfig {
   std::uint32_t boids, warmup, frames;  // boids 0xFFFFFFFF: no measurement (the normal image)
   std::uint32_t streams;  // the measuring app's streams (protocol::stream bits); 0: every stream
+  // Parameters to set before the flock spawns, "name=value name=value" (zero-terminated;
+  // empty: the board's defaults), each validated as an app's param_change.
+  char settings[128];
 };
 struct MeasureResult {
   std::uint32_t done, boids, frames;  // done = 1 once `frames` frames were averaged
@@ -26,6 +29,8 @@ struct MeasureResult {
   std::uint32_t hash_lo, hash_hi;  // BoardFlock::state_hash() when done
   std::uint32_t framebuffer;  // where the screen is (640 x 480, 1 bit a pixel), for a picture
   std::uint32_t rules_mismatch;  // check_rules() on the same frames: the rules' fast path vs update_boid (0)
+  std::uint32_t rules_checked;   // the boids check_rules() compared (0: the fast path is off)
+  std::uint32_t settings_applied, settings_refused;  // MeasureConfig::settings
 };
 // Patched in the flash image by emulator/measure.mjs (volatile: read from flash at run time).
 extern volatile const MeasureConfig flockscope_measure_config;
@@ -64,10 +69,11 @@ class Measurement {
   // The boids to start with: the configured count up to `cap` (0: the lab's spawning).
   std::uint32_t boids(std::uint32_t cap) const { return cfg_.boids < cap ? cfg_.boids : cap; }
 
-  // Before the first frame (the board made with `boids` boids): SysTick as the scan's cycle
-  // counter (one core only: the per-boid scan timing is one core's, so with two cores the
-  // update phase is timed as a whole), the result's fixed fields, and the measuring app's
-  // hello (and its streams command when not every stream is asked for).
+  // Before the first frame (the board made with `boids` boids): the settings (the flock
+  // respawns with them), SysTick as the scan's cycle counter (one core only: the per-boid
+  // scan timing is one core's, so with two cores the update phase is timed as a whole), the
+  // result's fixed fields, and the measuring app's hello (and its streams command when not
+  // every stream is asked for).
   void start(board::Board& b, std::uint32_t boids, const std::uint32_t* framebuffer, std::uint32_t cores);
   // The transport the board talks to: the sink that plays the app.
   board::Transport& transport() { return sink_; }
@@ -82,7 +88,9 @@ class Measurement {
     if (seen_ == 0 || seen_ + 1 == cfg_.warmup) {
       volatile MeasureResult& r = flockscope_measure_result;
       r.scan_mismatch = r.scan_mismatch + f.check_scan();
-      r.rules_mismatch = r.rules_mismatch + f.check_rules();
+      std::uint32_t checked = 0;
+      r.rules_mismatch = r.rules_mismatch + f.check_rules(&checked);
+      r.rules_checked = r.rules_checked + checked;
     }
     grid_ = cycles_since(t0);
     const std::uint64_t tu = time_us_64();

@@ -7,6 +7,7 @@
 #   firmware_pico/measure_cycles.sh --cores 2 N  # the two-core image on two emulated cores
 #   firmware_pico/measure_cycles.sh --screen out/board.png N   # + the board's screen as a PNG
 #   firmware_pico/measure_cycles.sh --streams 12 N   # the app asks for metrics + stats only
+#   firmware_pico/measure_cycles.sh --set minspeed=4.5 --set predators=3 N   # other parameters
 #
 # N boids spawn at boot (seed 1, inside the 100 px margins, cornell-pico-predator values:
 # 640 x 480, visualRange 40, protectedRange 8, one predator); W frames run first (default
@@ -51,10 +52,10 @@ opts=()
 counts=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --warmup|--frames|--screen|--streams) opts+=("$1" "$2"); shift 2 ;;
+    --warmup|--frames|--screen|--streams|--set) opts+=("$1" "$2"); shift 2 ;;
     --profile) opts+=("$1"); shift ;;
     --spawn) exec node "$emu/measure.mjs" --spawn "$elf" ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) counts+=("$1"); shift ;;
   esac
 done

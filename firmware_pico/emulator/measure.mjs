@@ -6,7 +6,7 @@
 // multicore_launch_core1 or multicore_launch_core1_with_stack) runs on two emulated cores (dual_core.mjs); its update phase is
 // timed as a whole, both cores working.
 //
-//   node measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--streams MASK] [--spawn] [--profile] [--screen PNG] ELF BOIDS
+//   node measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--streams MASK] [--set NAME=VALUE]... [--spawn] [--profile] [--screen PNG] ELF BOIDS
 //
 // BOIDS boids from the boot-time spawn (seed 1, inside the margins); W frames run first
 // (default 5), the means are over the next F (default 10). --spawn: the lab's rule instead
@@ -16,7 +16,9 @@
 // of the samples approximates its share of the cycles). --screen: the framebuffer (what the
 // VGA output shows) after the last measured frame, as a PNG. --streams: the measuring app's
 // streams (PROTOCOL.md bits: 1 state, 2 predators, 4 metrics, 8 stats, 16 log; default all),
-// e.g. 12 for metrics and stats without the state.
+// e.g. 12 for metrics and stats without the state. --set: a parameter (the app's names,
+// e.g. minspeed=4.5), set before the flock spawns as an app's param_change would; a refused
+// one fails the run.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newChip, startImage, stepChip } from './chip.mjs';
@@ -33,6 +35,7 @@ let spawn = false;
 let profile = false;
 let screenPath = null;
 let streams = 0;
+const settings = [];
 const rest = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--bootrom') bootromPath = args[++i];
@@ -42,11 +45,12 @@ for (let i = 0; i < args.length; i++) {
   else if (args[i] === '--profile') profile = true;
   else if (args[i] === '--screen') screenPath = args[++i];
   else if (args[i] === '--streams') streams = Number(args[++i]);
+  else if (args[i] === '--set') settings.push(args[++i]);
   else rest.push(args[i]);
 }
 const [elfPath, boidsArg] = rest;
 if (!elfPath || (!spawn && boidsArg === undefined)) {
-  console.error('usage: measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--streams MASK] [--spawn] [--profile] [--screen PNG] ELF BOIDS');
+  console.error('usage: measure.mjs [--bootrom FILE] [--warmup W] [--frames F] [--streams MASK] [--set NAME=VALUE]... [--spawn] [--profile] [--screen PNG] ELF BOIDS');
   process.exit(2);
 }
 const boids = spawn ? 0 : Number(boidsArg);
@@ -55,7 +59,7 @@ const boids = spawn ? 0 : Number(boidsArg);
 const elf = new Elf(elfPath);
 const { funcs } = elf;
 const { sim, mcu } = newChip(bootromPath);
-const result = enableMeasureMode(elf, mcu, { boids, warmup, frames, streams });
+const result = enableMeasureMode(elf, mcu, { boids, warmup, frames, streams, settings: settings.join(' ') });
 const { dual } = startImage(mcu, elf);
 
 const t0 = Date.now();
@@ -98,7 +102,9 @@ for (;;) {
     console.log(`  grid ${m(r.grid)}${scan}  update ${m(r.update)}  draw ${m(r.draw)}  | compute ${m(r.compute)} (${(r.compute / (mcu.clkSys / 1000)).toFixed(2)} ms at ${mcu.clkSys / 1e6} MHz, budget ${(mcu.clkSys / 30e6).toFixed(3)} = 33.3 ms)  | link ${m(r.link)}`);
     const checked = warmup > 1 ? 'first and last warm-up frames' : 'first frame';
     console.log(`  scan check (assembly vs C++, ${checked}): ${r.scan_mismatch} boids differ`);
-    console.log(`  rules check (fast path vs general rules, ${checked}): ${r.rules_mismatch} boids differ`);
+    if (settings.length) console.log(`  settings: ${settings.join(' ')} (${r.settings_applied} applied, ${r.settings_refused} refused)`);
+    console.log(r.rules_checked === 0 ? `  rules check: the fast path is off`
+      : `  rules check (fast path vs general rules, ${checked}): ${r.rules_mismatch} of ${r.rules_checked} boids differ`);
     if (dual) {
       const st = dual.stackReport(elf.symbols.get('__StackTop'));
       console.log(`  stacks: core 0 ${st.core0Bytes} bytes deep, core 1 ${st.core1Bytes} bytes below its top 0x${st.core1Top.toString(16)}; stack overlap ${st.overlap ? 'yes' : 'no'}`);
@@ -111,7 +117,7 @@ for (;;) {
     }
     console.log(`  ${((Date.now() - t0) / 1000).toFixed(0)} s of emulation`);
     printProfile();
-    process.exit(r.scan_mismatch === 0 && r.rules_mismatch === 0 ? 0 : 1);
+    process.exit(r.scan_mismatch === 0 && r.rules_mismatch === 0 && r.settings_refused === 0 ? 0 : 1);
   }
   if (spawn && r.live_frame !== lastFrame) {
     lastFrame = r.live_frame;

@@ -535,14 +535,33 @@ TEST(BoardFlock, RulesFastPathHandComputed) {
   {
     // Cohesion: the neighbours' mean is 15 px ahead in x: + 7.5; alignment: their mean vx
     // 3 against 4: - 0.25; separation: (-2, 1) x 0.125. vx = 11, vy = 0.125: over the top
-    // speed, so the caller limits it: v2 = 121 + 1/64 px^2.
+    // speed, limited to 6 px/frame along (11, 0.125), as fix's operators give it:
+    // (v / speed) * 6, speed = sqrt(121 + 1/64) (fix's square root).
     OneBoid b;
+    b.rules.minspeed = 3 << 16, b.rules.maxspeed = 6 << 16;
+    b.rules.sqrt_seeds = fb::kSqrtSeeds.v;
+    EXPECT_EQ(flockscope_rules(&b.job, &b.rules, 0), fb::kRulesDone);
+    const fb::fix speed = sqrt(fb::fix::from_raw((121 << 16) + 1024));
+    EXPECT_NEAR(speed.to_double(), std::sqrt(121.015625), 2e-5);
+    EXPECT_EQ(b.vx[0], fb::fix(11) / speed * fb::fix(6));
+    EXPECT_EQ(b.vy[0], fb::fix::from_raw(8192) / speed * fb::fix(6));
+    EXPECT_NEAR(b.vx[0].to_double(), 6 * 11 / std::sqrt(121.015625), 1e-4);
+    EXPECT_NEAR(b.vy[0].to_double(), 6 * 0.125 / std::sqrt(121.015625), 1e-4);
+    EXPECT_EQ(b.x[0], fb::fix(100) + b.vx[0]);
+    EXPECT_EQ(b.y[0], fb::fix(100) + b.vy[0]);
+  }
+  {
+    // Alone (no neighbours, nothing protected) at 0.1 px/frame: below 0.5 px/frame the
+    // caller limits the speed (kRulesLimit: v2 = floor(0.1^2 2^16) / 2^16, nothing written).
+    OneBoid b;
+    b.job.s = {};
+    b.vx[0] = fb::fix::from_raw(6554);  // 0.1 px/frame
     EXPECT_EQ(flockscope_rules(&b.job, &b.rules, 0), fb::kRulesLimit);
-    EXPECT_EQ(b.rules.out_vx, 11 << 16);
-    EXPECT_EQ(b.rules.out_vy, 8192);
-    EXPECT_EQ(b.rules.out_v2, (121 << 16) + 1024);
-    EXPECT_EQ(b.x[0], fb::fix(100));  // nothing written
-    EXPECT_EQ(b.vx[0], fb::fix(4));
+    EXPECT_EQ(b.rules.out_vx, 6554);
+    EXPECT_EQ(b.rules.out_vy, 0);
+    EXPECT_EQ(b.rules.out_v2, 6554 * 6554 >> 16);
+    EXPECT_EQ(b.x[0], fb::fix(100));
+    EXPECT_EQ(b.vx[0].raw, 6554);
   }
   {
     // Without cohesion the speed stays within 3..6: vx = 4 - 0.25 - 0.25 = 3.5, moved.

@@ -241,6 +241,47 @@ TEST(Emulator, TwoCoresShareTheUpdateAndMakeTheOneCoreFlock) {
   EXPECT_GT(lit_status, 100u) << "no status line";
 }
 
+// The rules' fast path in Thumb-1 (rules_m0.S: flockscope_rules, flockscope_update_run)
+// against the general rules on the board itself: every boid the fast path takes, on the
+// first and the last warm-up frames (BoardFlock::check_rules), with parameters that take
+// its other branches: fractional speed limits (the limit's products then have low bits),
+// three predators within 100 px, other weights and turn; then scouts with dynamic bias
+// (they leave the assembly run for the general rules) and alignment off, on one core and
+// on two, whose flocks must be the same.
+TEST(Emulator, RulesFastPathMatchesTheGeneralRulesOnTheBoard) {
+  REQUIRE_OR_SKIP(std::filesystem::exists(elf_path()), "no " + elf_path() + ": run firmware_pico/build.sh");
+  REQUIRE_OR_SKIP(std::filesystem::exists(two_core_elf_path()), "no " + two_core_elf_path());
+  REQUIRE_OR_SKIP(have_node(), "node/npm missing");
+  const std::string rules_check = "rules check (fast path vs general rules, first and last warm-up frames):";
+  auto expect_all_equal = [&](const Measurement& m, const std::string& checked) {
+    ASSERT_EQ(m.status, 0) << m.out;
+    EXPECT_EQ(m.field(rules_check), "0") << m.out;
+    EXPECT_NE(m.out.find(" 0 of " + checked + " boids differ"), std::string::npos) << m.out;
+    EXPECT_EQ(m.field("scan check (assembly vs C++, first and last warm-up frames):"), "0") << m.out;
+  };
+  const Measurement speeds = measure(
+      1, "--warmup 40 --frames 2 --set minspeed=4.5 --set maxspeed=5.25 --set predators=3 --set predatorRange=100 "
+         "--set centeringfactor=0.002 --set matchingfactor=0.1 --set turnfactor=0.4 1500");
+  std::printf("%s", speeds.out.c_str());
+  expect_all_equal(speeds, "3000");
+  EXPECT_NE(speeds.out.find("(7 applied, 0 refused)"), std::string::npos) << speeds.out;
+
+  const std::string scouts =
+      "--warmup 30 --frames 2 --set scouts1=300 --set scouts2=200 --set dynamicbias=1 --set alignment=0 "
+      "--set avoidfactor=0.2 --set predators=2 --set minspeed=2.5 --set maxspeed=6.75 1500";
+  const Measurement one = measure(1, scouts), dual = measure(2, scouts);
+  std::printf("%s%s", one.out.c_str(), dual.out.c_str());
+  expect_all_equal(one, "2000");  // the 1,000 boids that are not scouts, twice
+  expect_all_equal(dual, "2000");
+  ASSERT_EQ(one.field("state hash").size(), 16u) << one.out;
+  EXPECT_EQ(dual.field("state hash"), one.field("state hash")) << "two cores made a different flock";
+
+  // A setting the board refuses fails the run (and says so).
+  const Measurement refused = measure(1, "--warmup 1 --frames 1 --set maxspeed=500 100");
+  EXPECT_NE(refused.status, 0) << refused.out;
+  EXPECT_NE(refused.out.find("(0 applied, 1 refused)"), std::string::npos) << refused.out;
+}
+
 // The board's image (two cores, VGA) with only the emulator's switches: its PIO programs and
 // DMA, clocked cycle by cycle in the emulator (firmware_pico/vga_signal.sh), put out the
 // 640x480 60 Hz timing a monitor locks to (800 pixels of P cycles a line, 96 of them

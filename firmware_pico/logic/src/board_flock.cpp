@@ -116,8 +116,9 @@ void BoardFlock::configure(const ParamStore& p) {
   // 32-bit multiplies, moves by v * 1 and squares a predator's offset below 128 px exactly:
   // the paths fix's operators take for such values, so it gives update_boid's bits.
   const auto weight = [](fix w) { return w.raw >= 0 && w.raw < 65536; };
+  const auto below128 = [](fix speed) { return speed.raw >= 0 && speed.raw < (1 << 23); };
   rules_fast_ = !general_rules_only_ && weight(c.centering) && weight(c.matching) && weight(c.avoid) &&
-                c.dt == fix(1) && c.predator_range.raw <= (1 << 23);
+                c.dt == fix(1) && c.predator_range.raw <= (1 << 23) && below128(c.minspeed) && below128(c.maxspeed);
 }
 
 void BoardFlock::spawn_one(std::uint32_t slot, std::uint32_t id) {
@@ -416,8 +417,30 @@ std::uint32_t rules_fast_cpp(const ScanJob* job, RulesJob* r, std::uint32_t k) {
   nvy = nvy > kGuard ? kGuard : nvy < -kGuard ? -kGuard : nvy;
   const auto v2 = std::int32_t(square_small(nvx) + square_small(nvy));
   if (!(v2 >= r->min2 && v2 <= r->max2)) {
-    r->out_vx = nvx, r->out_vy = nvy, r->out_v2 = v2;
-    return kRulesLimit;
+    // The speed limit (rules::limit_speed_sq) for speeds from 0.5 to 128 px/frame (v2 in
+    // [2^14, 2^30)): fix's square root, then each component / speed * target as fix's
+    // operators give it: floor(|v| 2^16 / speed) in two 32-bit divisions (|v| 2^8 < 2^32
+    // and the first remainder 2^8 < 2^31), negated for a negative v, times the target by the
+    // three products (both below 128 px).
+    if (v2 < (1 << 14) || v2 >= (1 << 30)) {
+      r->out_vx = nvx, r->out_vy = nvy, r->out_v2 = v2;
+      return kRulesLimit;
+    }
+    const std::int32_t speed = sqrt(fix::from_raw(v2)).raw;
+    std::int32_t target = speed < r->minspeed ? r->minspeed : speed;
+    target = target > r->maxspeed ? r->maxspeed : target;
+    if (target != speed) {
+      const auto d = std::uint32_t(speed);
+      auto scale = [d, target](std::int32_t v) {
+        const std::uint32_t m = (v < 0 ? 0u - std::uint32_t(v) : std::uint32_t(v)) << 8;
+        const std::uint32_t q = ((m / d) << 8) + (((m % d) << 8) / d);
+        const auto qs = std::int32_t(v < 0 ? 0u - q : q);
+        return std::int32_t(std::uint32_t(qs * (target >> 16)) + std::uint32_t((qs >> 16) * (target & 0xFFFF)) +
+                            (((std::uint32_t(qs) & 0xFFFFu) * std::uint32_t(target & 0xFFFF)) >> 16));
+      };
+      nvx = scale(nvx);
+      nvy = scale(nvy);
+    }
   }
   r->xs[k].raw = std::int32_t(std::uint32_t(x) + std::uint32_t(nvx));
   r->ys[k].raw = std::int32_t(std::uint32_t(y) + std::uint32_t(nvy));
@@ -430,6 +453,29 @@ std::uint32_t rules_fast_cpp(const ScanJob* job, RulesJob* r, std::uint32_t k) {
 #ifndef FLOCKSCOPE_RULES_ASM
 extern "C" std::uint32_t flockscope_rules(const ScanJob* job, RulesJob* rules, std::uint32_t k) {
   return rules_fast_cpp(job, rules, k);
+}
+
+// The host's run of a cell's boids (rules_m0.S has the RP2040's): UpdateRun's contract.
+extern "C" std::uint32_t flockscope_update_run(UpdateRun* run, std::uint32_t k, std::uint32_t end) {
+  ScanJob& job = *run->job;
+  for (; k < end; ++k) {
+    if (run->id[k] < run->scout_end) {
+      run->code = kRunScout;
+      return k;
+    }
+    job.x = run->near[k].x;
+    job.y = run->near[k].y;
+    if (run->trim) BoardFlock::trim_runs(job, *run->trim);
+    const std::uint32_t t0 = run->clock ? run->clock() : 0;
+    flockscope_scan_neighbours(&job);
+    if (run->clock) run->scan_cycles += (run->clock() - t0) & 0xFFFFFFu;
+    const std::uint32_t code = flockscope_rules(&job, run->rules, k);
+    if (code != kRulesDone) {
+      run->code = code;
+      return k;
+    }
+  }
+  return end;
 }
 #endif
 
@@ -669,9 +715,12 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   trim.top9 = trim.bottom9 = trim.left9 = trim.right9 = 0;
   const bool trim_on = trimming();
 
+  // The fast scan's cells with the rules' fast path go through flockscope_update_run (the
+  // RP2040's in Thumb-1: no call, trim or test per boid in C++ here), which hands back the
+  // slots it cannot finish: scouts (the general rules, after their scan here), and the
+  // rules' kRulesLimit (the speed limit here) and kRulesOff (the general rules).
+  UpdateRun run{&job, trim_on ? &trim : nullptr, &rules, near, buf_.id, rc.scout_end, clock, 0, 0};
   for (std::uint32_t k = begin; k < end; ++k) {
-    job.x = near[k].x;
-    job.y = near[k].y;
     if (*next <= k) {  // past the cell (and any empty ones after it)
       do {
         ++next;
@@ -683,6 +732,20 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
       fast = make_runs(cx, cy, job, trim);
       reuse = fast;
     }
+    if (fast && rules_fast_) {
+      const std::uint32_t stop = *next < end ? *next : end;  // the cell's last slot + 1
+      k = flockscope_update_run(&run, k, stop);
+      if (k == stop) {
+        --k;  // (the loop's ++k: the next cell's first slot)
+        continue;
+      }
+      if (run.code != kRunScout) {  // scanned; the rules stopped
+        if (!finish_fast(k, run.code, rules)) update_boid(k, job.x, job.y, job.s, rc);
+        continue;
+      }
+    }
+    job.x = near[k].x;
+    job.y = near[k].y;
     const std::uint32_t t0 = clock ? clock() : 0;
     if (fast) {
       if (trim_on) trim_runs(job, trim);
@@ -695,7 +758,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
     if (clock) scan_cycles += (clock() - t0) & 0xFFFFFFu;
     if (!update_fast(k, job, rules, rc)) update_boid(k, job.x, job.y, job.s, rc);
   }
-  scan_cycles_ += scan_cycles;
+  scan_cycles_ += scan_cycles + run.scan_cycles;
 }
 
 // Taken once per update() call, so that the per-boid loop keeps them in locals.
@@ -717,15 +780,20 @@ RulesJob BoardFlock::rules_job() {
   r.npred = predator_count();
   r.predators = pred_;
   r.min2 = (c_.minspeed * c_.minspeed).raw, r.max2 = (c_.maxspeed * c_.maxspeed).raw;
+  r.minspeed = c_.minspeed.raw, r.maxspeed = c_.maxspeed.raw;
+  r.sqrt_seeds = kSqrtSeeds.v;
   return r;
 }
 
 [[gnu::always_inline]] inline bool BoardFlock::update_fast(std::uint32_t k, const ScanJob& job, RulesJob& rules,
                                                            const RuleConsts& rc) {
   if (!rules_fast_ || buf_.id[k] < rc.scout_end) return false;  // (scouts: the bias)
-  const std::uint32_t done = flockscope_rules(&job, &rules, k);
-  if (done == kRulesDone) return true;
-  if (done != kRulesLimit) return false;
+  return finish_fast(k, flockscope_rules(&job, &rules, k), rules);
+}
+
+bool BoardFlock::finish_fast(std::uint32_t k, std::uint32_t code, const RulesJob& rules) {
+  if (code == kRulesDone) return true;
+  if (code != kRulesLimit) return false;
   // The speed limit for the velocities outside [min, max] (about half of a flock's boids at
   // the lab's values), as update_boid's limit, then the move by dt = 1.
   fix vx = fix::from_raw(rules.out_vx), vy = fix::from_raw(rules.out_vy);
@@ -737,7 +805,8 @@ RulesJob BoardFlock::rules_job() {
   return true;
 }
 
-std::uint32_t BoardFlock::check_rules() {
+std::uint32_t BoardFlock::check_rules(std::uint32_t* checked) {
+  if (checked) *checked = 0;
   if (!rules_fast_) return 0;
   const RuleConsts rc = rule_consts();
   RulesJob rules = rules_job();
@@ -752,6 +821,7 @@ std::uint32_t BoardFlock::check_rules() {
     };
     fix fast[4], general[4];
     if (!update_fast(k, job, rules, rc)) continue;  // (scouts, kRulesOff: the general rules anyway)
+    if (checked) ++*checked;
     take(fast);
     update_boid(k, job.x, job.y, job.s, rc);
     take(general);

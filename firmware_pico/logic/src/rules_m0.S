@@ -20,6 +20,54 @@
     .syntax unified
     .cpu cortex-m0plus
     .thumb
+@ 8 cycles (4 taken branches): from a divisor's write to its quotient (hw_divider_pause).
+    .macro WAIT8
+    b 81f
+81: b 82f
+82: b 83f
+83: b 84f
+84:
+    .endm
+
+@ \a = (\a / speed) * target with fix's operators (fixed.hpp), speed in r3 (0.5 to 128 px), target
+@ in r5 (below 128 px), r0 the SIO: q = floor(|a| 2^16 / speed) in two unsigned divisions
+@ (|a| 2^8 fits 32 bits: |a| <= 100 px; the remainder 2^8 fits too), negated for a negative
+@ a; then q * target by its three products, (q * th) + (qh * tl) + ((ql * tl) >> 16).
+@ Uses r2, r4 and [sp + 4].
+    .macro DIV_SCALE a
+    movs r4, \a
+    bpl 1f
+    rsbs r4, r4, #0
+1:  lsls r4, r4, #8
+    str r4, [r0, #0x60]
+    str r3, [r0, #0x64]
+    WAIT8
+    ldr r4, [r0, #0x74]        @ remainder
+    ldr r2, [r0, #0x70]        @ quotient
+    lsls r4, r4, #8
+    str r4, [r0, #0x60]
+    str r3, [r0, #0x64]
+    lsls r2, r2, #8
+    WAIT8
+    ldr r4, [r0, #0x70]
+    adds r2, r2, r4            @ q
+    cmp \a, #0
+    bge 2f
+    rsbs r2, r2, #0
+2:  asrs r4, r5, #16
+    muls r4, r2, r4
+    str r4, [sp, #4]           @ q th
+    uxth \a, r5                @ tl
+    uxth r4, r2
+    muls r4, \a, r4
+    lsrs r4, r4, #16           @ (ql tl) >> 16
+    asrs r2, r2, #16
+    muls r2, \a, r2            @ qh tl
+    adds r2, r2, r4
+    ldr r4, [sp, #4]
+    adds \a, r2, r4
+    .endm
+
     .section .time_critical.flockscope_rules, "ax", %progbits
     .align 2
     .global flockscope_rules
@@ -320,6 +368,7 @@ flockscope_rules:
     ldr r0, [r1, #72]
     cmp r4, r0
     bgt .Llimit                @ v2 > max2
+.Lstore:
     ldr r0, [r1, #8]
     str r7, [r0, r2]
     ldr r0, [r1, #12]
@@ -334,13 +383,233 @@ flockscope_rules:
     str r3, [r0, r2]           @ y + vy
     movs r0, #0                @ kRulesDone
     pop {r4-r7, pc}
-.Llimit:
+.Loff_predators:
+    add sp, #20
+    b .Loff
+.Llimit_caller:                @ speeds below 0.5 or from 128 px/frame: the caller's limit
     str r7, [r1, #76]
     str r6, [r1, #80]
     str r4, [r1, #84]
     movs r0, #1                @ kRulesLimit
     pop {r4-r7, pc}
-.Loff_predators:
-    add sp, #20
-    b .Loff
+
+    @ ---- the speed limit (rules::limit_speed_sq), for v2 in [2^14, 2^30): 0.5 to 128 px
+    @ a frame. The speed is fix's square root (fixed.hpp: isqrt_newton's seed and Newton
+    @ step for the root of v2, then its 8 low bits t from one division); then each
+    @ component / speed * target as fix's operators give it (DIV_SCALE).
+.Llimit:
+    lsrs r0, r4, #14
+    beq .Llimit_caller
+    lsrs r0, r4, #30
+    bne .Llimit_caller
+    movs r3, #8                @ s: the first even shift with (v2 >> s) < 256
+1:  movs r0, r4
+    lsrs r0, r0, r3
+    cmp r0, #255
+    bls 2f
+    adds r3, r3, #2
+    b 1b
+2:  ldr r5, [r1, #96]
+    subs r0, r0, #64
+    ldrb r0, [r5, r0]
+    lsrs r3, r3, #1
+    subs r3, r3, #4
+    lsls r0, r0, r3            @ g = seed << (s / 2 - 4)
+    movs r5, #0xd0
+    lsls r5, r5, #24           @ SIO: UDIVIDEND +0x60, UDIVISOR +0x64, QUOTIENT +0x70,
+    str r4, [r5, #0x60]        @ REMAINDER +0x74
+    str r0, [r5, #0x64]
+    WAIT8
+    ldr r3, [r5, #0x70]        @ v2 / g
+    adds r3, r3, r0
+    lsrs r3, r3, #1            @ r = (g + v2 / g) / 2
+1:  movs r0, r3
+    muls r0, r3, r0
+    cmp r0, r4
+    bls 2f
+    subs r3, r3, #1            @ while r^2 > v2: r - 1
+    b 1b
+2:  subs r4, r4, r0
+    lsls r4, r4, #16           @ rem = (v2 - r^2) 2^16
+    lsls r0, r3, #9
+    str r4, [r5, #0x60]
+    str r0, [r5, #0x64]
+    WAIT8
+    ldr r5, [r5, #0x70]        @ t = rem / (512 r), at most 255
+    cmp r5, #255
+    bls 1f
+    movs r5, #255
+1:  lsls r0, r3, #9
+    adds r0, r0, r5
+    muls r0, r5, r0            @ 512 r t + t^2
+    cmp r0, r4
+    bls 2f
+    subs r5, r5, #1            @ while it exceeds rem: t - 1
+    b 1b
+2:  lsls r3, r3, #8
+    adds r3, r3, r5            @ the speed: 256 r + t
+    ldr r0, [r1, #88]
+    movs r5, r3                @ the target: the speed within [minspeed, maxspeed]
+    cmp r3, r0
+    bge 1f
+    movs r5, r0
+1:  ldr r0, [r1, #92]
+    cmp r5, r0
+    ble 1f
+    movs r5, r0
+1:  cmp r5, r3
+    beq .Lstore                @ the same speed: the velocity stays
+    sub sp, #8                 @ [sp] k * 4, [sp + 4] DIV_SCALE's
+    str r2, [sp, #0]
+    movs r0, #0xd0
+    lsls r0, r0, #24
+    DIV_SCALE r7
+    DIV_SCALE r6
+    ldr r2, [sp, #0]
+    add sp, #8
+    b .Lstore
+
     .size flockscope_rules, . - flockscope_rules
+
+@ flockscope_update_run(UpdateRun* run, uint32_t k, uint32_t end): a cell's slots [k, end)
+@ through the fast scan and flockscope_rules, as the C++ version in board_flock.cpp (the
+@ host's): returns the first slot it did not finish (run->code: kRunScout 3, or the rules'
+@ code), or end. Per slot: the scout test, the job's position from the snapshot, the
+@ stencil trimmed (BoardFlock::trim_runs, when run->trim is set), the scan (timed through
+@ run->clock when set), the rules.
+@ UpdateRun offsets (board_flock.hpp): job 0, trim 4, rules 8, near 12, id 16, scout_end 20,
+@ clock 24, scan_cycles 28, code 32. StencilTrim: top9 0, bottom9 4, left9 8, right9 12,
+@ top[4] 16, bottom[4] 32. ScanJob: x 0, y 4, visual2 8, run[] 48.
+@ Registers: r5 run, r8 k, r9 end (the callees keep r4-r11).
+    .section .time_critical.flockscope_update_run, "ax", %progbits
+    .align 2
+    .global flockscope_update_run
+    .type flockscope_update_run, %function
+    .thumb_func
+flockscope_update_run:
+    push {r4-r7, lr}
+    mov r4, r8
+    mov r5, r9
+    push {r4, r5}
+    mov r8, r1
+    mov r9, r2
+    movs r5, r0
+    cmp r1, r2
+    bhs .Lrun_end
+.Lslot:
+    ldr r0, [r5, #16]          @ id[k]
+    mov r1, r8
+    lsls r1, r1, #1
+    ldrh r0, [r0, r1]
+    ldr r1, [r5, #20]
+    cmp r0, r1
+    blo .Lrun_scout
+    ldr r0, [r5, #12]          @ near[k]: the job's position
+    mov r1, r8
+    lsls r1, r1, #4
+    adds r1, r0, r1
+    ldr r2, [r1, #0]
+    ldr r3, [r1, #4]
+    ldr r0, [r5, #0]
+    str r2, [r0, #0]
+    str r3, [r0, #4]
+    ldr r1, [r5, #4]           @ trim
+    cmp r1, #0
+    beq .Lrun_scan
+    ldr r4, [r1, #8]
+    subs r4, r2, r4
+    muls r4, r4, r4            @ l2: to the left column's inner edge, squared
+    ldr r6, [r1, #12]
+    subs r6, r6, r2
+    muls r6, r6, r6
+    mov lr, r6                 @ r2: the right column's
+    ldr r2, [r1, #0]
+    subs r2, r3, r2
+    muls r2, r2, r2            @ t2: the top row's
+    ldr r7, [r1, #4]
+    subs r3, r7, r3
+    muls r3, r3, r3            @ b2: the bottom row's
+    ldr r7, [r0, #8]           @ visual2
+    cmp r2, r7
+    bhs 3f                     @ the top row out of reach
+    adds r6, r4, r2
+    cmp r6, r7
+    ldr r6, [r1, #16]          @ from top[0], or top[1] without its corner
+    blo 1f
+    ldr r6, [r1, #20]
+1:  str r6, [r0, #48]
+    mov r6, lr
+    adds r6, r6, r2
+    cmp r6, r7
+    ldr r6, [r1, #28]          @ to top[3], or top[2] without its corner
+    blo 1f
+    ldr r6, [r1, #24]
+1:  str r6, [r0, #52]
+    b 4f
+3:  ldr r6, [r1, #16]
+    str r6, [r0, #48]
+    str r6, [r0, #52]
+4:  cmp r3, r7
+    bhs 3f                     @ the bottom row out of reach
+    adds r6, r4, r3
+    cmp r6, r7
+    ldr r6, [r1, #32]
+    blo 1f
+    ldr r6, [r1, #36]
+1:  str r6, [r0, #56]
+    mov r6, lr
+    adds r6, r6, r3
+    cmp r6, r7
+    ldr r6, [r1, #44]
+    blo 1f
+    ldr r6, [r1, #40]
+1:  str r6, [r0, #60]
+    b .Lrun_scan
+3:  ldr r6, [r1, #32]
+    str r6, [r0, #56]
+    str r6, [r0, #60]
+.Lrun_scan:
+    ldr r1, [r5, #24]          @ clock
+    cmp r1, #0
+    bne .Lrun_timed
+    bl flockscope_scan_neighbours
+.Lrun_rules:
+    ldr r0, [r5, #0]
+    ldr r1, [r5, #8]
+    mov r2, r8
+    bl flockscope_rules
+    cmp r0, #0
+    bne .Lrun_stop
+    mov r0, r8
+    adds r0, r0, #1
+    mov r8, r0
+    cmp r0, r9
+    blo .Lslot
+.Lrun_end:
+    mov r0, r9
+    b .Lrun_return
+.Lrun_timed:
+    blx r1
+    movs r4, r0                @ the clock before the scan
+    ldr r0, [r5, #0]
+    bl flockscope_scan_neighbours
+    ldr r1, [r5, #24]
+    blx r1
+    subs r0, r0, r4
+    lsls r0, r0, #8            @ modulo 2^24
+    lsrs r0, r0, #8
+    ldr r1, [r5, #28]
+    adds r1, r1, r0
+    str r1, [r5, #28]
+    b .Lrun_rules
+.Lrun_scout:
+    movs r0, #3                @ kRunScout
+.Lrun_stop:
+    str r0, [r5, #32]
+    mov r0, r8
+.Lrun_return:
+    pop {r1, r2}
+    mov r8, r1
+    mov r9, r2
+    pop {r4-r7, pc}
+    .size flockscope_update_run, . - flockscope_update_run

@@ -101,12 +101,15 @@ struct RulesJob {
   const void* predators;       // 64: BoardPredator[npred] (x, y, vx, vy: 16 bytes each)
   std::int32_t min2, max2;     // 68, 72: minspeed^2, maxspeed^2
   std::int32_t out_vx, out_vy, out_v2;  // 76, 80, 84: with kRulesLimit, the velocity and its square
+  std::int32_t minspeed, maxspeed;      // 88, 92 (below 128 px/frame)
+  const std::uint8_t* sqrt_seeds;       // 96: kSqrtSeeds (fixed.hpp)
 };
-static_assert(sizeof(void*) != 4 || sizeof(RulesJob) == 88, "rules_m0.S reads RulesJob at fixed offsets");
+static_assert(sizeof(void*) != 4 || sizeof(RulesJob) == 100, "rules_m0.S reads RulesJob at fixed offsets");
 // What flockscope_rules did with slot k:
 inline constexpr std::uint32_t kRulesDone = 0;   // its next state written
-// Its speed (RulesJob out_vx, out_vy; squared out_v2) is outside [min, max]: the caller
-// limits it, moves and writes the boid.
+// Its speed (RulesJob out_vx, out_vy; squared out_v2) is outside [min, max] and below 0.5
+// or from 128 px/frame on (the fast path limits the others itself): the caller limits it,
+// moves and writes the boid.
 inline constexpr std::uint32_t kRulesLimit = 1;
 // Off the fast path (a sum beyond +-2^23 in Q23.9, a predator 32,768 px away): nothing
 // written, the caller runs the general rules.
@@ -131,6 +134,29 @@ struct StencilTrim {
   // begin of its last cell, [3] the row's end.
   const NearBoid *top[4], *bottom[4];
 };
+
+// A cell's boids through the fast scan and the rules' fast path, one after the other
+// (BoardFlock::update): for each slot k of [k, end), unless it is a scout, the job's
+// position from the snapshot, the stencil trimmed (trim, if not null), the scan, the rules.
+// Plain data with fixed offsets: the RP2040 build runs it in Thumb-1 (rules_m0.S), the host
+// its C++ version. It stops at the first slot it cannot finish, whose number it returns
+// (end when it finished them all), with the reason in `code`: kRunScout (a scout: nothing
+// done), or flockscope_rules' kRulesLimit or kRulesOff (the slot's scan done: the job holds
+// its position and sums).
+struct UpdateRun {
+  ScanJob* job;                  // 0: its runs the cell's (make_runs)
+  const StencilTrim* trim;       // 4
+  RulesJob* rules;               // 8
+  const NearBoid* near;          // 12
+  const std::uint16_t* id;       // 16
+  std::uint32_t scout_end;       // 20: ids below it are scouts
+  std::uint32_t (*clock)();      // 24: not null: the scans are timed (BoardFlock::set_profile_clock)
+  std::uint32_t scan_cycles;     // 28: their cycles added up (each modulo 2^24)
+  std::uint32_t code;            // 32
+};
+static_assert(sizeof(void*) != 4 || sizeof(UpdateRun) == 36, "rules_m0.S reads UpdateRun at fixed offsets");
+inline constexpr std::uint32_t kRunScout = 3;
+extern "C" std::uint32_t flockscope_update_run(UpdateRun* run, std::uint32_t k, std::uint32_t end);
 
 // A predator in fixed point (core's Predator is the float engine's).
 struct BoardPredator {
@@ -237,7 +263,11 @@ class BoardFlock {
   // After begin_step(): how many boids the rules' fast path (flockscope_rules: rules_m0.S on
   // the RP2040, its C++ version on the host) gives a different next state than the general
   // rules (update_boid) from the same sums. 0 expected. The state is left as it was.
-  std::uint32_t check_rules();
+  // `checked`: how many boids it compared (those the fast path takes).
+  std::uint32_t check_rules(std::uint32_t* checked = nullptr);
+  // A fast job's runs for the boid at (job.x, job.y) cut as `trim` allows (StencilTrim;
+  // the C++ of what flockscope_update_run does on the RP2040).
+  static void trim_runs(ScanJob& job, const StencilTrim& trim);
   // Whether the rules' fast path is in use (configure(): weights in [0, 1), dt 1, predator
   // range below 128 px).
   bool rules_fast() const { return rules_fast_; }
@@ -274,8 +304,6 @@ class BoardFlock {
   // With the fast scan also the stencil's edges (StencilTrim), which trim_runs() applies to
   // a boid of the cell.
   bool make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job, StencilTrim& trim) const;
-  // The fast job's runs for the boid at (job.x, job.y) cut as `trim` allows (StencilTrim).
-  static void trim_runs(ScanJob& job, const StencilTrim& trim);
   // The rules for slot k (x9, y9: its Q23.9 snapshot position) from its neighbour sums:
   // writes its next state.
   // (rc: the constants update_boid needs besides c_, taken once per loop: rule_consts().)
@@ -290,6 +318,9 @@ class BoardFlock {
   // Slot k through the fast path when it applies (not a scout, rules_fast_): true when it
   // was updated there (kRulesLimit's speed limit and move included).
   bool update_fast(std::uint32_t k, const ScanJob& job, RulesJob& rules, const RuleConsts& rc);
+  // After flockscope_rules returned `code` for slot k: true when slot k is updated (with
+  // kRulesLimit, by the speed limit and the move here), false for kRulesOff.
+  bool finish_fast(std::uint32_t k, std::uint32_t code, const RulesJob& rules);
   FlockBuffers buf_;
   std::uint32_t n_ = 0;
   std::uint32_t frame_ = 0;
