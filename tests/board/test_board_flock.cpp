@@ -361,7 +361,7 @@ TEST(BoardFlock, GridScanFindsExactlyTheAllPairsNeighbours) {
 // of the candidates (over 10 %), or it would not be worth its per-boid work.
 TEST(BoardFlock, TrimmedStencilGivesEveryBoidTheWholeStencilSums) {
   constexpr std::uint32_t n = 2000;
-  fb::HostFlockStorage sa(4000, 1850), sb(4000, 1850);
+  fb::HostFlockStorage sa(4000, FLOCKSCOPE_MAX_CELLS), sb(4000, FLOCKSCOPE_MAX_CELLS);
   fb::ParamStore store{fb::BoardLimits{}};
   fb::BoardFlock a(sa.buffers), b(sb.buffers);
   b.set_stencil_trim(false);
@@ -404,7 +404,7 @@ TEST(BoardFlock, TrimmedStencilGivesEveryBoidTheWholeStencilSums) {
 // middle-row candidate's d2 comes closest to 2^32 (ScanJob::middle_whole) and the trimmed
 // stencil's squares are largest; the grid still finds exactly the all-pairs neighbours.
 TEST(BoardFlock, FastScanAtItsLargestRangeFindsTheAllPairsNeighbours) {
-  fb::HostFlockStorage storage(4000, 1850);
+  fb::HostFlockStorage storage(4000, FLOCKSCOPE_MAX_CELLS);
   fb::ParamStore store{fb::BoardLimits{}};
   store.force(fb::pid::visualRange, 63);
   store.force(fb::pid::protectedRange, 20);
@@ -420,12 +420,12 @@ TEST(BoardFlock, FastScanAtItsLargestRangeFindsTheAllPairsNeighbours) {
 }
 
 // The counting sort's hand-unrolled loops (two boids, four cells a turn) with counts that
-// leave a remainder: 1 and 1,001 boids (odd) on the board's grid of 1,833 cells (not a
+// leave a remainder: 1 and 1,001 boids (odd) on the board's grid of 3,465 cells (not a
 // multiple of four). The cells' starts ascend from 0 to the boid count, every id keeps one
 // slot, and the grid finds the all-pairs neighbours.
 TEST(BoardFlock, SortCountsOddFlocksOnAnyGrid) {
   for (std::uint32_t n : {1u, 1001u}) {
-    fb::HostFlockStorage storage(4000, 1850);
+    fb::HostFlockStorage storage(4000, FLOCKSCOPE_MAX_CELLS);
     fb::ParamStore store{fb::BoardLimits{}};
     fb::BoardFlock board(storage.buffers);
     board.reset(store, 13, n);

@@ -75,12 +75,12 @@ void BoardFlock::configure(const ParamStore& p) {
   if (cs < 1) cs = 1;
   while (std::uint64_t(d) * (65536u / std::uint32_t(cs)) >= std::uint64_t(reach_) * 65536u) ++cs;
   // The grid reaches past the screen (boids overshoot the margins, and clamped into the
-  // edge cells they would all be each other's candidates), as far as max_cells allows;
-  // coarser cells only if even the screen does not fit.
+  // edge cells they would all be each other's candidates), as far as max_cells allows, up
+  // to 16 cells; coarser cells only if even the screen does not fit.
   for (;;) {
     inv_cell_ = 65536u / std::uint32_t(cs);
     bool fits = false;
-    for (int pad_cells = 8; pad_cells >= 0 && !fits; --pad_cells) {
+    for (int pad_cells = 16; pad_cells >= 0 && !fits; --pad_cells) {
       pad_px_ = pad_cells * cs;
       const auto last_x = std::uint32_t((width_ > 1 ? width_ - 1 : 0) + 2 * pad_px_);
       const auto last_y = std::uint32_t((height_ > 1 ? height_ - 1 : 0) + 2 * pad_px_);
