@@ -8,18 +8,97 @@
 @ The velocity's terms add up (wrapping) in any order: cohesion and alignment from the four
 @ means, taken on the core's SIO divider (each quotient read at least 8 cycles after its
 @ divisor is written, the next term's work filling the wait), separation, the margins,
-@ the predators, then the guard at +-100 px/frame, the squared speed and the move.
-@ A product by a weight w in [0, 1): (a >> 16) w + ((a & 0xFFFF) w >> 16). A square of a
-@ below 128 px: (a >> 16)(a + (a & 0xFFFF)) + ((a & 0xFFFF)^2 >> 16).
+@ the predators, then the guard at +-100 px/frame, the squared speed, the speed limit
+@ and the move. Products and squares as fix's operators give them (MUL_WEIGHT, SQUARE,
+@ DIV_SCALE below).
 @
 @ ScanJob offsets (board_flock.hpp): x9 0, y9 4, sum_x 16, sum_y 20, sum_vx 24, sum_vy 28,
 @ seen 32, sep_x 36, sep_y 40. RulesJob: xs 0, ys 4, vxs 8, vys 12, centering 16,
 @ matching 20, avoid 24, turn 28, left 32, right 36, top 40, bottom 44, predator_range 48,
 @ predator_range2 52, predator_turn 56, npred 60, predators 64, min2 68, max2 72, out_vx 76,
-@ out_vy 80, out_v2 84.
+@ out_vy 80, out_v2 84, minspeed 88, maxspeed 92, sqrt_seeds 96.
     .syntax unified
     .cpu cortex-m0plus
     .thumb
+@ \a = floor(\a w / 2^16) for a weight \w in [0, 1) (fix's product by such a weight):
+@ (a >> 16) w + ((a & 0xFFFF) w >> 16); \t is scratch.
+    .macro MUL_WEIGHT a, w, t
+    uxth \t, \a
+    asrs \a, \a, #16
+    muls \t, \w, \t
+    muls \a, \w, \a
+    lsrs \t, \t, #16
+    adds \a, \a, \t
+    .endm
+
+@ \d = floor(\a^2 / 2^16) for \a below 128 px (fix's square): (a >> 16)(a + (a & 0xFFFF)) +
+@ ((a & 0xFFFF)^2 >> 16); \h and \l are scratch (\d may be \a).
+    .macro SQUARE d, a, h, l
+    asrs \h, \a, #16
+    uxth \l, \a
+    adds \d, \a, \l
+    muls \d, \h, \d
+    muls \l, \l, \l
+    lsrs \l, \l, #16
+    adds \d, \d, \l
+    .endm
+
+@ The means' pipeline on the SIO divider (r6): the quotient in flight into r7, and the next
+@ division, r5 / r3 (seen), started.
+    .macro NEXT_MEAN
+    ldr r7, [r6, #0x70]
+    str r5, [r6, #0x68]
+    str r3, [r6, #0x6c]
+    .endm
+
+@ A margin: \v \op r3 (the turn) unless \pos against RulesJob's edge at \off says \skip.
+    .macro MARGIN pos, off, skip, op, v
+    ldr r0, [r1, #\off]
+    cmp \pos, r0
+    \skip 90f
+    \op \v, \v, r3
+90:
+    .endm
+
+@ Away from the predators: \v + r3 if their summed offset r2 is positive, - r3 if negative.
+    .macro AWAY v
+    cmp r2, #0
+    ble 91f
+    adds \v, \v, r3
+91: cmp r2, #0
+    bge 92f
+    subs \v, \v, r3
+92:
+    .endm
+
+@ The stencil's trim for one outer row (BoardFlock::trim_runs): \d2 its squared offset,
+@ r4 and lr the left and right columns', r7 visual2, r1 the StencilTrim (the row's four
+@ cell pointers at \cells), r0 the job (the row's run pair at \run). The run starts at
+@ the row's first cell or, when the left corner is out of reach, its second; ends after
+@ its last cell or, when the right corner is, before it; and is empty when the row is.
+    .macro TRIM_ROW d2, cells, run
+    cmp \d2, r7
+    bhs 93f
+    adds r6, r4, \d2
+    cmp r6, r7
+    ldr r6, [r1, #\cells]
+    blo 94f
+    ldr r6, [r1, #(\cells + 4)]
+94: str r6, [r0, #\run]
+    mov r6, lr
+    adds r6, r6, \d2
+    cmp r6, r7
+    ldr r6, [r1, #(\cells + 12)]
+    blo 95f
+    ldr r6, [r1, #(\cells + 8)]
+95: str r6, [r0, #(\run + 4)]
+    b 96f
+93: ldr r6, [r1, #\cells]
+    str r6, [r0, #\run]
+    str r6, [r0, #(\run + 4)]
+96:
+    .endm
+
 @ 8 cycles (4 taken branches): from a divisor's write to its quotient (hw_divider_pause).
     .macro WAIT8
     b 81f
@@ -129,55 +208,29 @@ flockscope_rules:
     lsrs r4, r4, #23
     bne .Loff
     lsls r5, r5, #7
-    ldr r7, [r6, #0x70]        @ mean x
-    str r5, [r6, #0x68]
-    str r3, [r6, #0x6c]        @ mean y: 12 cycles to its read
+    NEXT_MEAN                  @ r7: mean x; mean y started, 12 cycles to its read
     ldr r4, [r1, #16]          @ centering
-    uxth r5, r7
-    asrs r7, r7, #16
-    muls r5, r4, r5
-    muls r7, r4, r7
-    lsrs r5, r5, #16
-    adds r7, r7, r5
+    MUL_WEIGHT r7, r4, r5
     add r12, r7                @ + mean x * centering
     ldr r5, [r0, #24]
     lsls r5, r5, #7            @ sum_vx * 128
-    ldr r7, [r6, #0x70]        @ mean y
-    str r5, [r6, #0x68]
-    str r3, [r6, #0x6c]        @ mean vx: 10 cycles to its read
-    uxth r5, r7
-    asrs r7, r7, #16
-    muls r5, r4, r5
-    muls r7, r4, r7
-    lsrs r5, r5, #16
-    adds r7, r7, r5
+    NEXT_MEAN                  @ r7: mean y; mean vx started, 10 cycles to its read
+    MUL_WEIGHT r7, r4, r5
     add lr, r7                 @ + mean y * centering
     ldr r5, [r0, #28]
     lsls r5, r5, #7            @ sum_vy * 128
-    ldr r7, [r6, #0x70]        @ mean vx
-    str r5, [r6, #0x68]
-    str r3, [r6, #0x6c]        @ mean vy: 14 cycles to its read
+    NEXT_MEAN                  @ r7: mean vx; mean vy started, 14 cycles to its read
     ldr r4, [r1, #8]
     ldr r4, [r4, r2]           @ vx
     subs r7, r7, r4
     ldr r4, [r1, #20]          @ matching
-    uxth r5, r7
-    asrs r7, r7, #16
-    muls r5, r4, r5
-    muls r7, r4, r7
-    lsrs r5, r5, #16
-    adds r7, r7, r5
+    MUL_WEIGHT r7, r4, r5
     add r12, r7                @ + (mean vx - vx) * matching
     ldr r7, [r6, #0x70]        @ mean vy
     ldr r5, [r1, #12]
     ldr r5, [r5, r2]           @ vy
     subs r7, r7, r5
-    uxth r5, r7
-    asrs r7, r7, #16
-    muls r5, r4, r5
-    muls r7, r4, r7
-    lsrs r5, r5, #16
-    adds r7, r7, r5
+    MUL_WEIGHT r7, r4, r5
     add lr, r7                 @ + (mean vy - vy) * matching
 
     @ ---- separation: the protected offsets (Q23.9 -> Q16.16) * avoid
@@ -185,21 +238,11 @@ flockscope_rules:
     ldr r4, [r1, #24]          @ avoid
     ldr r5, [r0, #36]
     lsls r5, r5, #7
-    uxth r7, r5
-    asrs r5, r5, #16
-    muls r7, r4, r7
-    muls r5, r4, r5
-    lsrs r7, r7, #16
-    adds r5, r5, r7
+    MUL_WEIGHT r5, r4, r7
     add r12, r5
     ldr r5, [r0, #40]
     lsls r5, r5, #7
-    uxth r7, r5
-    asrs r5, r5, #16
-    muls r7, r4, r7
-    muls r5, r4, r5
-    lsrs r7, r7, #16
-    adds r5, r5, r7
+    MUL_WEIGHT r5, r4, r7
     add lr, r5
 
     @ ---- the margins: r4 x, r5 y, r7 the change of vx, r6 of vy
@@ -210,23 +253,10 @@ flockscope_rules:
     mov r7, r12
     mov r6, lr
     ldr r3, [r1, #28]          @ turn
-    ldr r0, [r1, #40]
-    cmp r5, r0
-    bge 1f
-    adds r6, r6, r3            @ y < top: vy + turn
-1:  ldr r0, [r1, #36]
-    cmp r4, r0
-    ble 1f
-    subs r7, r7, r3            @ x > right: vx - turn
-1:  ldr r0, [r1, #32]
-    cmp r4, r0
-    bge 1f
-    adds r7, r7, r3            @ x < left: vx + turn
-1:  ldr r0, [r1, #44]
-    cmp r5, r0
-    ble 1f
-    subs r6, r6, r3            @ y > bottom: vy - turn
-1:
+    MARGIN r5, 40, bge, adds, r6   @ y < top: vy + turn
+    MARGIN r4, 36, ble, subs, r7   @ x > right: vx - turn
+    MARGIN r4, 32, bge, adds, r7   @ x < left: vx + turn
+    MARGIN r5, 44, ble, subs, r6   @ y > bottom: vy - turn
 
     @ ---- the predators: [sp] sum of dx, [sp+4] of dy, [sp+8] how many, [sp+12] k * 4,
     @ [sp+16] the end of the predators; the changes of vx, vy wait in r12, lr
@@ -263,20 +293,8 @@ flockscope_rules:
     bmi .Loff_predators
 1:  cmp r3, r2
     bge .Lnext_predator
-    asrs r2, r6, #16           @ dx^2 and dy^2 (both below 128 px)
-    uxth r3, r6
-    adds r6, r6, r3
-    muls r6, r2, r6
-    muls r3, r3, r3
-    lsrs r3, r3, #16
-    adds r6, r6, r3
-    asrs r2, r7, #16
-    uxth r3, r7
-    adds r7, r7, r3
-    muls r7, r2, r7
-    muls r3, r3, r3
-    lsrs r3, r3, #16
-    adds r7, r7, r3
+    SQUARE r6, r6, r2, r3           @ dx^2 and dy^2 (both below 128 px)
+    SQUARE r7, r7, r2, r3
     adds r6, r6, r7            @ d2
     ldr r2, [r1, #52]
     cmp r6, r2
@@ -306,19 +324,9 @@ flockscope_rules:
     beq 2f
     ldr r3, [r1, #56]          @ the predators' turn, away from their summed offsets
     ldr r2, [sp, #4]
-    cmp r2, #0
-    ble 1f
-    adds r6, r6, r3
-1:  cmp r2, #0
-    bge 1f
-    subs r6, r6, r3
-1:  ldr r2, [sp, #0]
-    cmp r2, #0
-    ble 1f
-    adds r7, r7, r3
-1:  cmp r2, #0
-    bge 2f
-    subs r7, r7, r3
+    AWAY r6
+    ldr r2, [sp, #0]
+    AWAY r7
 2:  ldr r2, [sp, #12]
     add sp, #20
 
@@ -347,20 +355,8 @@ flockscope_rules:
     movs r6, r0
 1:  mov r12, r4
     mov lr, r5
-    asrs r0, r7, #16
-    uxth r3, r7
-    adds r4, r7, r3
-    muls r4, r0, r4
-    muls r3, r3, r3
-    lsrs r3, r3, #16
-    adds r4, r4, r3            @ vx^2
-    asrs r0, r6, #16
-    uxth r3, r6
-    adds r5, r6, r3
-    muls r5, r0, r5
-    muls r3, r3, r3
-    lsrs r3, r3, #16
-    adds r5, r5, r3            @ vy^2
+    SQUARE r4, r7, r0, r3            @ vx^2
+    SQUARE r5, r6, r0, r3            @ vy^2
     adds r4, r4, r5            @ v2
     ldr r0, [r1, #68]
     cmp r4, r0
@@ -530,44 +526,8 @@ flockscope_update_run:
     subs r3, r7, r3
     muls r3, r3, r3            @ b2: the bottom row's
     ldr r7, [r0, #8]           @ visual2
-    cmp r2, r7
-    bhs 3f                     @ the top row out of reach
-    adds r6, r4, r2
-    cmp r6, r7
-    ldr r6, [r1, #16]          @ from top[0], or top[1] without its corner
-    blo 1f
-    ldr r6, [r1, #20]
-1:  str r6, [r0, #48]
-    mov r6, lr
-    adds r6, r6, r2
-    cmp r6, r7
-    ldr r6, [r1, #28]          @ to top[3], or top[2] without its corner
-    blo 1f
-    ldr r6, [r1, #24]
-1:  str r6, [r0, #52]
-    b 4f
-3:  ldr r6, [r1, #16]
-    str r6, [r0, #48]
-    str r6, [r0, #52]
-4:  cmp r3, r7
-    bhs 3f                     @ the bottom row out of reach
-    adds r6, r4, r3
-    cmp r6, r7
-    ldr r6, [r1, #32]
-    blo 1f
-    ldr r6, [r1, #36]
-1:  str r6, [r0, #56]
-    mov r6, lr
-    adds r6, r6, r3
-    cmp r6, r7
-    ldr r6, [r1, #44]
-    blo 1f
-    ldr r6, [r1, #40]
-1:  str r6, [r0, #60]
-    b .Lrun_scan
-3:  ldr r6, [r1, #32]
-    str r6, [r0, #56]
-    str r6, [r0, #60]
+    TRIM_ROW r2, 16, 48        @ the top row: top[] at 16, its run pair at 48
+    TRIM_ROW r3, 32, 56        @ the bottom row: bottom[] at 32, its run pair at 56
 .Lrun_scan:
     ldr r1, [r5, #24]          @ clock
     cmp r1, #0
