@@ -794,8 +794,8 @@ RulesJob BoardFlock::rules_job() {
 bool BoardFlock::finish_fast(std::uint32_t k, std::uint32_t code, const RulesJob& rules) {
   if (code == kRulesDone) return true;
   if (code != kRulesLimit) return false;
-  // The speed limit for the velocities outside [min, max] (about half of a flock's boids at
-  // the lab's values), as update_boid's limit, then the move by dt = 1.
+  // The speed limit for the speeds the fast path hands back (outside [min, max], and below
+  // 0.5 or from 128 px/frame), as update_boid's limit, then the move by dt = 1.
   fix vx = fix::from_raw(rules.out_vx), vy = fix::from_raw(rules.out_vy);
   rules::limit_speed_sq(vx, vy, fix::from_raw(rules.out_v2), c_.minspeed, c_.maxspeed, buf_.vx[k], buf_.vy[k]);
   buf_.x[k] = buf_.x[k] + vx;
