@@ -1,6 +1,8 @@
 // The firmware's measurement mode (measure.hpp).
 #include "measure.hpp"
 
+#include <string_view>
+
 #include "hardware/structs/systick.h"
 
 extern "C" {
@@ -13,7 +15,8 @@ namespace {
 // SysTick as an up-counting cycle counter modulo 2^24 (BoardFlock's profile clock).
 std::uint32_t systick_cycles() { return 0u - systick_hw->cvr; }
 
-// A decimal number ("-12", "0.0005"); false if `p` holds anything else.
+// A decimal number ("-12", "0.0005"); false if [p, end) holds anything else. (Not
+// strtod: newlib's costs the firmware 400 bytes of RAM.)
 bool parse_decimal(const char* p, const char* end, double& out) {
   bool neg = false, digits = false;
   if (p < end && *p == '-') neg = true, ++p;
@@ -46,13 +49,7 @@ void apply_settings(board::Board& b, const char* text) {
     if (p == start) break;
     const char* eq = start;
     while (eq < p && *eq != '=') ++eq;
-    const board::ParamInfo* info = nullptr;
-    for (std::size_t i = 0; eq < p && i < board::kParamCount && !info; ++i) {
-      const char* name = board::param_at(i).name;
-      std::size_t n = 0;
-      while (name[n] && start + n < eq && name[n] == start[n]) ++n;
-      if (name[n] == 0 && start + n == eq) info = &board::param_at(i);
-    }
+    const board::ParamInfo* info = eq < p ? board::find_param(std::string_view(start, std::size_t(eq - start))) : nullptr;
     double v = 0;
     if (info && parse_decimal(eq + 1, p, v) &&
         protocol::is_accepted(b.set_param(info->id, board::to_wire(info->kind, v)))) {

@@ -355,67 +355,60 @@ extern "C" void flockscope_scan_neighbours(ScanJob* job) { scan_fast_cpp(job); }
 
 // ---- the rules' fast path
 namespace {
-// floor(a w / 2^16) for a weight w in [0, 1), any a: fix's operator* for such a weight.
-inline std::uint32_t mul_weight(std::int32_t a, std::int32_t w) {
-  return std::uint32_t((a >> 16) * w) + ((std::uint32_t(a) & 0xFFFFu) * std::uint32_t(w) >> 16);
-}
-// floor(a^2 / 2^16) for |a| below 2^23 (128 px): fix's square() and a * a there.
-inline std::uint32_t square_small(std::int32_t a) {
-  const std::int32_t ah = a >> 16;
-  const std::uint32_t al = std::uint32_t(a) & 0xFFFFu;
-  return std::uint32_t(a * ah) + std::uint32_t(ah * std::int32_t(al)) + ((al * al) >> 16);
-}
 // v in [-2^23, 2^23): a Q23.9 sum whose mean update_boid takes as div_s32(v * 128, n).
 inline bool small9(std::int32_t v) { return std::uint32_t((v >> 23) + 1) <= 1u; }
 
-// The fast path in C++: the host's flockscope_rules, and the same arithmetic as rules_m0.S.
-// Additions wrap (uint32), as fix's do; the order of the velocity's terms changes no bit.
+// The fast path in C++: the host's flockscope_rules, in the steps of rules_m0.S. Its
+// products by a weight in [0, 1) and its squares below 128 px are fix's own operators (the
+// assembly's MUL_WEIGHT and SQUARE are their 32-bit paths); the speed limit's quotient is
+// the assembly's two divisions, which the host tests thus check against fix's operator/.
+// fix's additions wrap, so the order of the velocity's terms changes no bit.
 std::uint32_t rules_fast_cpp(const ScanJob* job, RulesJob* r, std::uint32_t k) {
   const NeighbourSums& s = job->s;
-  const std::int32_t x = r->xs[k].raw, y = r->ys[k].raw, vx = r->vxs[k].raw, vy = r->vys[k].raw;
-  std::uint32_t dvx = 0, dvy = 0;
+  const fix x = r->xs[k], y = r->ys[k], vx = r->vxs[k], vy = r->vys[k];
+  const fix w_centering = fix::from_raw(r->centering), w_matching = fix::from_raw(r->matching);
+  fix dvx{}, dvy{};
   if (s.seen > 0) {  // cohesion and alignment: the neighbours' means (update_boid's `mean`)
     const auto n = std::uint32_t(s.seen);
     const auto rel_x = std::int32_t(s.sum_x - n * std::uint32_t(job->x));
     const auto rel_y = std::int32_t(s.sum_y - n * std::uint32_t(job->y));
     if (!small9(rel_x) || !small9(rel_y) || !small9(s.sum_vx) || !small9(s.sum_vy)) return kRulesOff;
-    const std::int32_t mx = div_s32(rel_x * 128, s.seen), my = div_s32(rel_y * 128, s.seen);
-    const std::int32_t mvx = div_s32(s.sum_vx * 128, s.seen), mvy = div_s32(s.sum_vy * 128, s.seen);
-    dvx += mul_weight(mx, r->centering) + mul_weight(std::int32_t(std::uint32_t(mvx) - std::uint32_t(vx)), r->matching);
-    dvy += mul_weight(my, r->centering) + mul_weight(std::int32_t(std::uint32_t(mvy) - std::uint32_t(vy)), r->matching);
+    auto mean = [n = s.seen](std::int32_t sum9) { return fix::from_raw(div_s32(sum9 * 128, n)); };
+    dvx = mean(rel_x) * w_centering + (mean(s.sum_vx) - vx) * w_matching;
+    dvy = mean(rel_y) * w_centering + (mean(s.sum_vy) - vy) * w_matching;
   }
   if (!small9(s.sep_x) || !small9(s.sep_y)) return kRulesOff;
-  dvx += mul_weight(s.sep_x * 128, r->avoid);
-  dvy += mul_weight(s.sep_y * 128, r->avoid);
-  const auto turn = std::uint32_t(r->turn);
-  if (y < r->top) dvy += turn;
-  if (x > r->right) dvx -= turn;
-  if (x < r->left) dvx += turn;
-  if (y > r->bottom) dvy -= turn;
-  std::uint32_t psx = 0, psy = 0, seen_by = 0;
+  const fix avoid = fix::from_raw(r->avoid), turn = fix::from_raw(r->turn);
+  dvx = dvx + fix::from_raw(s.sep_x * 128) * avoid;
+  dvy = dvy + fix::from_raw(s.sep_y * 128) * avoid;
+  if (y.raw < r->top) dvy = dvy + turn;
+  if (x.raw > r->right) dvx = dvx - turn;
+  if (x.raw < r->left) dvx = dvx + turn;
+  if (y.raw > r->bottom) dvy = dvy - turn;
+  fix psx{}, psy{};
+  bool chased = false;
+  const fix range = fix::from_raw(r->predator_range), range2 = fix::from_raw(r->predator_range2);
   const auto* pred = static_cast<const BoardPredator*>(r->predators);
   for (std::uint32_t q = 0; q < r->npred; ++q) {
-    const auto dx = std::int32_t(std::uint32_t(x) - std::uint32_t(pred[q].x.raw));
-    const auto dy = std::int32_t(std::uint32_t(y) - std::uint32_t(pred[q].y.raw));
-    if (dx == INT32_MIN || dy == INT32_MIN) return kRulesOff;  // (abs_of keeps it negative)
-    if ((dx < 0 ? -dx : dx) >= r->predator_range || (dy < 0 ? -dy : dy) >= r->predator_range) continue;
-    if (std::int32_t(square_small(dx) + square_small(dy)) < r->predator_range2) {
-      psx += std::uint32_t(dx), psy += std::uint32_t(dy);
-      ++seen_by;
+    const fix dx = x - pred[q].x, dy = y - pred[q].y;
+    if (dx.raw == INT32_MIN || dy.raw == INT32_MIN) return kRulesOff;  // (abs_of keeps it negative)
+    if (abs_of(dx) < range && abs_of(dy) < range && square(dx) + square(dy) < range2) {
+      psx = psx + dx, psy = psy + dy;
+      chased = true;
     }
   }
-  if (seen_by > 0) {
-    const auto pt = std::uint32_t(r->predator_turn);
-    if (std::int32_t(psy) > 0) dvy += pt;
-    if (std::int32_t(psy) < 0) dvy -= pt;
-    if (std::int32_t(psx) > 0) dvx += pt;
-    if (std::int32_t(psx) < 0) dvx -= pt;
+  if (chased) {
+    const fix pt = fix::from_raw(r->predator_turn);
+    if (psy > fix(0)) dvy = dvy + pt;
+    if (psy < fix(0)) dvy = dvy - pt;
+    if (psx > fix(0)) dvx = dvx + pt;
+    if (psx < fix(0)) dvx = dvx - pt;
   }
   constexpr std::int32_t kGuard = 100 << 16;  // update_boid's vmax_guard
-  auto nvx = std::int32_t(std::uint32_t(vx) + dvx), nvy = std::int32_t(std::uint32_t(vy) + dvy);
+  auto nvx = (vx + dvx).raw, nvy = (vy + dvy).raw;
   nvx = nvx > kGuard ? kGuard : nvx < -kGuard ? -kGuard : nvx;
   nvy = nvy > kGuard ? kGuard : nvy < -kGuard ? -kGuard : nvy;
-  const auto v2 = std::int32_t(square_small(nvx) + square_small(nvy));
+  const std::int32_t v2 = (square(fix::from_raw(nvx)) + square(fix::from_raw(nvy))).raw;
   if (!(v2 >= r->min2 && v2 <= r->max2)) {
     // The speed limit (rules::limit_speed_sq) for speeds from 0.5 to 128 px/frame (v2 in
     // [2^14, 2^30)): fix's square root, then each component / speed * target as fix's
@@ -434,16 +427,14 @@ std::uint32_t rules_fast_cpp(const ScanJob* job, RulesJob* r, std::uint32_t k) {
       auto scale = [d, target](std::int32_t v) {
         const std::uint32_t m = (v < 0 ? 0u - std::uint32_t(v) : std::uint32_t(v)) << 8;
         const std::uint32_t q = ((m / d) << 8) + (((m % d) << 8) / d);
-        const auto qs = std::int32_t(v < 0 ? 0u - q : q);
-        return std::int32_t(std::uint32_t(qs * (target >> 16)) + std::uint32_t((qs >> 16) * (target & 0xFFFF)) +
-                            (((std::uint32_t(qs) & 0xFFFFu) * std::uint32_t(target & 0xFFFF)) >> 16));
+        return (fix::from_raw(std::int32_t(v < 0 ? 0u - q : q)) * fix::from_raw(target)).raw;
       };
       nvx = scale(nvx);
       nvy = scale(nvy);
     }
   }
-  r->xs[k].raw = std::int32_t(std::uint32_t(x) + std::uint32_t(nvx));
-  r->ys[k].raw = std::int32_t(std::uint32_t(y) + std::uint32_t(nvy));
+  r->xs[k] = x + fix::from_raw(nvx);
+  r->ys[k] = y + fix::from_raw(nvy);
   r->vxs[k].raw = nvx;
   r->vys[k].raw = nvy;
   return kRulesDone;
@@ -692,7 +683,6 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   const NearBoid* near = buf_.near;
   std::uint32_t (*const clock)() = clock_;
   std::uint32_t scan_cycles = 0;  // added to scan_cycles_ at the end (not a member store per boid)
-  const RuleConsts rc = rule_consts();
   RulesJob rules = rules_job();
   ScanJob job;
   job.visual2 = std::uint32_t(visual2_);  // as make_job() sets them (no scan writes them)
@@ -719,8 +709,8 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   // RP2040's in Thumb-1: no call, trim or test per boid in C++ here), which hands back the
   // slots it cannot finish: scouts (the general rules, after their scan here), and the
   // rules' kRulesLimit (the speed limit here) and kRulesOff (the general rules).
-  UpdateRun run{&job, trim_on ? &trim : nullptr, &rules, near, buf_.id, rc.scout_end, clock, 0, 0};
-  for (std::uint32_t k = begin; k < end; ++k) {
+  UpdateRun run{&job, trim_on ? &trim : nullptr, &rules, near, buf_.id, rules.scout_end, clock, 0, 0};
+  for (std::uint32_t k = begin; k < end;) {
     if (*next <= k) {  // past the cell (and any empty ones after it)
       do {
         ++next;
@@ -735,12 +725,10 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
     if (fast && rules_fast_) {
       const std::uint32_t stop = *next < end ? *next : end;  // the cell's last slot + 1
       k = flockscope_update_run(&run, k, stop);
-      if (k == stop) {
-        --k;  // (the loop's ++k: the next cell's first slot)
-        continue;
-      }
+      if (k == stop) continue;  // the cell done
       if (run.code != kRunScout) {  // scanned; the rules stopped
-        if (!finish_fast(k, run.code, rules)) update_boid(k, job.x, job.y, job.s, rc);
+        if (!finish_fast(k, run.code, rules)) update_boid(k, job.x, job.y, job.s, rules);
+        ++k;
         continue;
       }
     }
@@ -756,17 +744,13 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
       scan_general(job, near + k, range9_, visual2_, protected2_);
     }
     if (clock) scan_cycles += (clock() - t0) & 0xFFFFFFu;
-    if (!update_fast(k, job, rules, rc)) update_boid(k, job.x, job.y, job.s, rc);
+    if (!update_fast(k, job, rules)) update_boid(k, job.x, job.y, job.s, rules);
+    ++k;
   }
   scan_cycles_ += scan_cycles + run.scan_cycles;
 }
 
-// Taken once per update() call, so that the per-boid loop keeps them in locals.
-BoardFlock::RuleConsts BoardFlock::rule_consts() const {
-  return {predator_count(), std::min(scouts1_ + scouts2_, buf_.bias_capacity), c_.minspeed * c_.minspeed,
-          c_.maxspeed * c_.maxspeed};
-}
-
+// Taken once per update() call, so that the per-boid loop keeps them at hand.
 RulesJob BoardFlock::rules_job() {
   RulesJob r{};
   r.xs = buf_.x, r.ys = buf_.y, r.vxs = buf_.vx, r.vys = buf_.vy;
@@ -782,12 +766,12 @@ RulesJob BoardFlock::rules_job() {
   r.min2 = (c_.minspeed * c_.minspeed).raw, r.max2 = (c_.maxspeed * c_.maxspeed).raw;
   r.minspeed = c_.minspeed.raw, r.maxspeed = c_.maxspeed.raw;
   r.sqrt_seeds = kSqrtSeeds.v;
+  r.scout_end = std::min(scouts1_ + scouts2_, buf_.bias_capacity);
   return r;
 }
 
-[[gnu::always_inline]] inline bool BoardFlock::update_fast(std::uint32_t k, const ScanJob& job, RulesJob& rules,
-                                                           const RuleConsts& rc) {
-  if (!rules_fast_ || buf_.id[k] < rc.scout_end) return false;  // (scouts: the bias)
+[[gnu::always_inline]] inline bool BoardFlock::update_fast(std::uint32_t k, const ScanJob& job, RulesJob& rules) {
+  if (!rules_fast_ || buf_.id[k] < rules.scout_end) return false;  // (scouts: the bias)
   return finish_fast(k, flockscope_rules(&job, &rules, k), rules);
 }
 
@@ -808,7 +792,6 @@ bool BoardFlock::finish_fast(std::uint32_t k, std::uint32_t code, const RulesJob
 std::uint32_t BoardFlock::check_rules(std::uint32_t* checked) {
   if (checked) *checked = 0;
   if (!rules_fast_) return 0;
-  const RuleConsts rc = rule_consts();
   RulesJob rules = rules_job();
   std::uint32_t differ = 0;
   for (std::uint32_t k = 0; k < n_; ++k) {
@@ -820,10 +803,10 @@ std::uint32_t BoardFlock::check_rules(std::uint32_t* checked) {
       buf_.x[k] = x, buf_.y[k] = y, buf_.vx[k] = vx, buf_.vy[k] = vy;
     };
     fix fast[4], general[4];
-    if (!update_fast(k, job, rules, rc)) continue;  // (scouts, kRulesOff: the general rules anyway)
+    if (!update_fast(k, job, rules)) continue;  // (scouts, kRulesOff: the general rules anyway)
     if (checked) ++*checked;
     take(fast);
-    update_boid(k, job.x, job.y, job.s, rc);
+    update_boid(k, job.x, job.y, job.s, rules);
     take(general);
     differ += fast[0] != general[0] || fast[1] != general[1] || fast[2] != general[2] || fast[3] != general[3];
   }
@@ -831,12 +814,12 @@ std::uint32_t BoardFlock::check_rules(std::uint32_t* checked) {
 }
 
 [[gnu::always_inline]] inline void BoardFlock::update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9,
-                                                           const NeighbourSums& sums, const RuleConsts& rc) {
+                                                           const NeighbourSums& sums, const RulesJob& rj) {
   const rules::CornellCoeffs<fix>& c = c_;
-  const std::uint32_t npred = rc.npred;
-  const std::uint32_t scout_end = rc.scout_end;
+  const std::uint32_t npred = rj.npred;
+  const std::uint32_t scout_end = rj.scout_end;
   const fix vmax_guard(100);
-  const fix min2 = rc.min2, max2 = rc.max2;
+  const fix min2 = fix::from_raw(rj.min2), max2 = fix::from_raw(rj.max2);
   const Boid<fix> self{buf_.x[k], buf_.y[k], buf_.vx[k], buf_.vy[k]};
   const std::int32_t seen = sums.seen;
   // Relative sums (Q23.9): sum of (other - self) = sum of others - seen * self, in

@@ -12,6 +12,12 @@ const ParamInfo* find_param(std::uint16_t id) {
   return nullptr;
 }
 
+const ParamInfo* find_param(std::string_view name) {
+  for (const auto& p : detail::kTable)
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
 ParamType wire_type(Kind k) {
   switch (k) {
     case Kind::Int: return ParamType::kInt;

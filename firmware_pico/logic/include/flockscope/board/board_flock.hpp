@@ -103,8 +103,9 @@ struct RulesJob {
   std::int32_t out_vx, out_vy, out_v2;  // 76, 80, 84: with kRulesLimit, the velocity and its square
   std::int32_t minspeed, maxspeed;      // 88, 92 (below 128 px/frame)
   const std::uint8_t* sqrt_seeds;       // 96: kSqrtSeeds (fixed.hpp)
+  std::uint32_t scout_end;              // 100: ids below it are scouts (read by the C++ callers)
 };
-static_assert(sizeof(void*) != 4 || sizeof(RulesJob) == 100, "rules_m0.S reads RulesJob at fixed offsets");
+static_assert(sizeof(void*) != 4 || sizeof(RulesJob) == 104, "rules_m0.S reads RulesJob at fixed offsets");
 // What flockscope_rules did with slot k:
 inline constexpr std::uint32_t kRulesDone = 0;   // its next state written
 // Its speed (RulesJob out_vx, out_vy; squared out_v2) is outside [min, max] and below 0.5
@@ -149,7 +150,7 @@ struct UpdateRun {
   RulesJob* rules;               // 8
   const NearBoid* near;          // 12
   const std::uint16_t* id;       // 16
-  std::uint32_t scout_end;       // 20: ids below it are scouts
+  std::uint32_t scout_end;       // 20: RulesJob::scout_end, at hand for the run
   std::uint32_t (*clock)();      // 24: not null: the scans are timed (BoardFlock::set_profile_clock)
   std::uint32_t scan_cycles;     // 28: their cycles added up (each modulo 2^24)
   std::uint32_t code;            // 32
@@ -304,20 +305,15 @@ class BoardFlock {
   // With the fast scan also the stencil's edges (StencilTrim), which trim_runs() applies to
   // a boid of the cell.
   bool make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job, StencilTrim& trim) const;
+  // The rules' constants (RulesJob: the fast path's layout; the general rules read its
+  // npred, scout_end, min2 and max2 besides c_), taken once per update() call.
+  RulesJob rules_job();
   // The rules for slot k (x9, y9: its Q23.9 snapshot position) from its neighbour sums:
   // writes its next state.
-  // (rc: the constants update_boid needs besides c_, taken once per loop: rule_consts().)
-  struct RuleConsts {
-    std::uint32_t npred, scout_end;  // predators in use; ids below scout_end are scouts
-    fix min2, max2;                  // minspeed^2, maxspeed^2
-  };
-  RuleConsts rule_consts() const;
-  void update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9, const NeighbourSums& s, const RuleConsts& rc);
-  // The rules' fast path's constants (RulesJob), taken once per update() call.
-  RulesJob rules_job();
+  void update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9, const NeighbourSums& s, const RulesJob& rj);
   // Slot k through the fast path when it applies (not a scout, rules_fast_): true when it
   // was updated there (kRulesLimit's speed limit and move included).
-  bool update_fast(std::uint32_t k, const ScanJob& job, RulesJob& rules, const RuleConsts& rc);
+  bool update_fast(std::uint32_t k, const ScanJob& job, RulesJob& rules);
   // After flockscope_rules returned `code` for slot k: true when slot k is updated (with
   // kRulesLimit, by the speed limit and the move here), false for kRulesOff.
   bool finish_fast(std::uint32_t k, std::uint32_t code, const RulesJob& rules);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "flockscope/core/param_list.hpp"
 #include "flockscope/protocol/messages.hpp"
@@ -43,6 +44,7 @@ FLOCKSCOPE_PARAM_LIST(FLOCKSCOPE_BOARD_ID)
 }  // namespace pid
 
 const ParamInfo* find_param(std::uint16_t id);
+const ParamInfo* find_param(std::string_view name);  // the table's names (the app's)
 inline const ParamInfo& param_at(std::size_t index) { return detail::kTable[index]; }
 
 protocol::ParamType wire_type(Kind k);
