@@ -12,7 +12,46 @@ export function newChip(bootromPath) {
   mcu.logger = new ConsoleLogger(LogLevel.Error);
   const rom = readFileSync(bootromPath);
   mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength >> 2));
+  deferInterpolatorResults(mcu.sio);
   return { sim, mcu };
+}
+
+// The SIO interpolators' ACCUM0_ADD and ACCUM1_ADD (the board's neighbour scan adds four
+// words a visible neighbour there): rp2040js recomputes both lanes' results on every write,
+// many times the work of the add. Here an add only adds (modulo 2^32, as the chip) and marks
+// the interpolator; its results are recomputed before anything else of it is read or
+// written, so every register reads as rp2040js would have it. Offsets from SIO: interp0 at
+// 0x080, interp1 at 0x0c0 (0x40 each), ACCUM0_ADD +0x34, ACCUM1_ADD +0x38.
+const INTERP_BASE = 0x080;
+const INTERP_END = 0x100;
+function deferInterpolatorResults(sio) {
+  const read = sio.readUint32.bind(sio);
+  const write = sio.writeUint32.bind(sio);
+  const interp = (offset) => (offset < 0x0c0 ? sio.interp0 : sio.interp1);
+  const settle = (it) => {
+    if (it.pendingAdds) {
+      it.pendingAdds = false;
+      it.update();
+    }
+  };
+  sio.readUint32 = (offset) => {
+    if (offset >= INTERP_BASE && offset < INTERP_END) settle(interp(offset));
+    return read(offset);
+  };
+  sio.writeUint32 = (offset, value) => {
+    if (offset >= INTERP_BASE && offset < INTERP_END) {
+      const it = interp(offset);
+      const reg = (offset - INTERP_BASE) & 0x3f;
+      if (reg === 0x34 || reg === 0x38) {
+        if (reg === 0x34) it.accum0 = (it.accum0 + value) >>> 0;
+        else it.accum1 = (it.accum1 + value) >>> 0;
+        it.pendingAdds = true;
+        return;
+      }
+      settle(it);
+    }
+    write(offset, value);
+  };
 }
 
 // Loads elf (an Elf) into mcu's flash and starts it: returns what loadFlash loaded and the

@@ -4,7 +4,8 @@
 //
 //   - SIO: CPUID reads the running core's number; the two mailbox FIFOs (8 words each way,
 //     FIFO_ST / FIFO_WR / FIFO_RD) exist; the hardware divider has one state per core (the
-//     firmware's fixed point divides on both cores at once).
+//     firmware's fixed point divides on both cores at once), and so have the two
+//     interpolators (the neighbour scan keeps its sums in them on both cores at once).
 //   - PPB (NVIC, SCB): rp2040js reaches it through `rp2040.core`, which points at the
 //     running core, so each core has its own interrupt enables, priorities and VTOR.
 //   - Interrupt lines from the peripherals reach both cores' NVICs, as on the chip.
@@ -38,6 +39,11 @@ export class DualCore {
     this.inbox = [[], []]; // inbox[c]: words core c has yet to read
     this.errors = [0, 0]; // FIFO_ST WOF/ROE bits per core
     this.divider = [this.saveDivider(), this.saveDivider()];
+    const { interp0, interp1 } = mcu.sio;
+    this.interps = [
+      [interp0, interp1],
+      [new interp0.constructor(0), new interp1.constructor(1)],
+    ];
     this.launched = false;
     this.handshake = [];
     this.cycles = [0, 0]; // cycles each core has run
@@ -62,6 +68,7 @@ export class DualCore {
     if (c === this.running) return;
     this.divider[this.running] = this.saveDivider();
     Object.assign(this.mcu.sio, this.divider[c]);
+    [this.mcu.sio.interp0, this.mcu.sio.interp1] = this.interps[c];
     this.running = c;
     this.mcu.core = this.cores[c];
   }

@@ -1,21 +1,31 @@
 @ flockscope_scan_neighbours(ScanJob* job) for the Cortex-M0+ (RP2040): the inner loop of
 @ the board's neighbour scan, the same arithmetic as the C++ version in board_flock.cpp
 @ (which the host builds and which BoardFlock::check_scan() compares with this one).
-@ The visible boid's sums live in high registers (the M0+ adds them in one cycle), so the
-@ loop needs no stack traffic except for the rare protected neighbours.
+@ The visible neighbours' sums of x, y, vx, vy go to the core's two SIO interpolators
+@ (ACCUM0_ADD and ACCUM1_ADD of each: a store adds the word to the accumulator in one
+@ cycle, as an ADD to a high register does), which leaves the candidate's x and y in
+@ registers for the sums instead of loading y twice, and the ranges in high registers for
+@ CMP. Each core has its own interpolators; nothing else on the board uses them (an
+@ interrupt handler that did would have to save them).
 @
 @ Registers in the loop:
 @   r0 candidate (NearBoid*, 16 bytes: x, y, vx, vy Q23.9)   lr  end of the run
-@   r1 x of the boid   r2 y of the boid   r3 visual2   r12 protected2
-@   r4-r6 scratch      r7 seen            r8-r11 sums of x, y, vx, vy
-@ Stack: [sp] job, [sp+4] next run pair, [sp+8] end of the run pairs, [sp+12/16] sep x/y,
+@   r1 x of the boid   r2 y of the boid   r3 the interpolators (SIO + 0x80)
+@   r4-r7 scratch      r8 visual2   r9 protected2   r10 seen   r11 1   r12 sep x
+@ Stack: [sp] job, [sp+4] next run pair, [sp+8] end of the run pairs, [sp+16] sep y,
 @ [sp+20] the end of the second pair (middle_whole) or of all pairs.
 @ Four candidates a turn. Cycles (M0+, RAM) per candidate, the loop's share included: 8 out
-@ of range in y, 15 out of the circle, 27 visible (29 in slots 1-3, which load with three
-@ LDRs); in the middle runs (middle_whole) 2 fewer for the last two, 13 out of range in y.
+@ of range in y, 15 out of the circle, 24 visible; in the middle runs (middle_whole) 2 fewer for the last two, 13 out
+@ of range in y.
 @ ScanJob offsets (board_flock.hpp): x 0, y 4, visual2 8, protected2 12, sum_x 16,
 @ sum_y 20, sum_vx 24, sum_vy 28, seen 32, sep_x 36, sep_y 40, runs 44, run[] 48,
 @ middle_whole 120.
+@ Interpolator registers from SIO + 0x80: INTERP0_ACCUM0 0, ACCUM1 4, ACCUM0_ADD 0x34,
+@ ACCUM1_ADD 0x38; INTERP1_ACCUM0 0x40, ACCUM1 0x44, ACCUM0_ADD 0x74, ACCUM1_ADD 0x78.
+    .equ ACC_X, 0x34
+    .equ ACC_Y, 0x38
+    .equ ACC_VX, 0x74
+    .equ ACC_VY, 0x78
     .syntax unified
     .cpu cortex-m0plus
     .thumb
@@ -45,19 +55,25 @@ flockscope_scan_neighbours:
     movs r4, #16
     adds r4, r5, r4
 1:  str r4, [sp, #20]
+    movs r3, #0xd0
+    lsls r3, r3, #24
+    adds r3, #0x80             @ the interpolators
     movs r4, #0
-    str r4, [sp, #12]
     str r4, [sp, #16]
-    mov r8, r4
-    mov r9, r4
+    str r4, [r3, #0]           @ the four sums
+    str r4, [r3, #4]
+    str r4, [r3, #0x40]
+    str r4, [r3, #0x44]
     mov r10, r4
+    mov r12, r4
+    movs r4, #1
     mov r11, r4
-    movs r7, #0
     ldr r1, [r0, #0]
     ldr r2, [r0, #4]
-    ldr r3, [r0, #8]
+    ldr r4, [r0, #8]
+    mov r8, r4
     ldr r4, [r0, #12]
-    mov r12, r4
+    mov r9, r4
 @ One candidate at r0 + \off: falls through (or returns) to \next.
 @ dy_test 0: without the test on dy alone (the middle runs, ScanJob::middle_whole: d2
 @ cannot wrap there), 2 cycles less for every candidate within range in y.
@@ -66,39 +82,30 @@ flockscope_scan_neighbours:
     subs r5, r2, r4            @ dy
     muls r5, r5, r5            @ dy^2
     .if \dy_test
-    cmp r5, r3
+    cmp r5, r8
     bhs \next                  @ dy^2 >= visual2: out of range
     .endif
     ldr r6, [r0, #\off]        @ x of the candidate
-    subs r4, r1, r6            @ dx
-    muls r4, r4, r4
-    adds r4, r4, r5            @ d2
-    cmp r4, r3
+    subs r7, r1, r6            @ dx
+    muls r7, r7, r7
+    adds r5, r5, r7            @ d2
+    cmp r5, r8
     bhs \next                  @ d2 >= visual2
-    cmp r4, r12
+    cmp r5, r9
     blo \sep                   @ d2 < protected2
-    add r8, r6                 @ visible: sums of x, y, vx, vy and the count
-    .if \off == 0
-    adds r4, r0, #4
-    ldm r4, {r4, r5, r6}
-    .else
-    ldr r4, [r0, #(\off + 4)]
-    ldr r5, [r0, #(\off + 8)]
-    ldr r6, [r0, #(\off + 12)]
-    .endif
-    add r9, r4
-    add r10, r5
-    add r11, r6
-    adds r7, #1
+    str r6, [r3, #ACC_X]       @ visible: sums of x, y, vx, vy and the count
+    str r4, [r3, #ACC_Y]
+    ldr r4, [r0, #(\off + 8)]
+    ldr r5, [r0, #(\off + 12)]
+    str r4, [r3, #ACC_VX]
+    str r5, [r3, #ACC_VY]
+    add r10, r11
     .endm
 
-@ A protected candidate at r0 + \off (r6 = its x): sep += (dx, dy), then on to \next.
-    .macro PROTECTED off, next
-    subs r4, r1, r6
-    ldr r5, [sp, #12]
-    adds r5, r5, r4
-    str r5, [sp, #12]
-    ldr r4, [r0, #(\off + 4)]
+@ A protected candidate (r6 its x, r4 its y): sep += (dx, dy), then on to \next.
+    .macro PROTECTED next
+    subs r6, r1, r6
+    add r12, r6
     subs r4, r2, r4
     ldr r5, [sp, #16]
     adds r5, r5, r4
@@ -109,16 +116,17 @@ flockscope_scan_neighbours:
     b .Lnext_run
 .Ldone:
     ldr r0, [sp, #0]
-    mov r4, r8
+    ldr r4, [r3, #0]
     str r4, [r0, #16]
-    mov r4, r9
+    ldr r4, [r3, #4]
     str r4, [r0, #20]
-    mov r4, r10
+    ldr r4, [r3, #0x40]
     str r4, [r0, #24]
-    mov r4, r11
+    ldr r4, [r3, #0x44]
     str r4, [r0, #28]
-    str r7, [r0, #32]
-    ldr r4, [sp, #12]
+    mov r4, r10
+    str r4, [r0, #32]
+    mov r4, r12
     str r4, [r0, #36]
     ldr r4, [sp, #16]
     str r4, [r0, #40]
@@ -166,13 +174,13 @@ flockscope_scan_neighbours:
     ldr r5, [sp, #4]
     b .Lnext_run
 \p\()_sep0:
-    PROTECTED 0, \p\()_1
+    PROTECTED \p\()_1
 \p\()_sep1:
-    PROTECTED 16, \p\()_2
+    PROTECTED \p\()_2
 \p\()_sep2:
-    PROTECTED 32, \p\()_3
+    PROTECTED \p\()_3
 \p\()_sep3:
-    PROTECTED 48, \p\()_tail
+    PROTECTED \p\()_tail
     .endm
 
 .Lnext_run:
