@@ -14,9 +14,9 @@
 @   r4-r7 scratch      r8 visual2   r9 protected2   r10 seen   r11 1   r12 sep x
 @ Stack: [sp] job, [sp+4] next run pair, [sp+8] end of the run pairs, [sp+16] sep y,
 @ [sp+20] the end of the second pair (middle_whole) or of all pairs.
-@ Four candidates a turn. Cycles (M0+, RAM) per candidate, the loop's share included: 8 out
-@ of range in y, 15 out of the circle, 24 visible; in the middle runs (middle_whole) 2 fewer for the last two, 13 out
-@ of range in y.
+@ Eight candidates a turn. Cycles (M0+, RAM) per candidate, the loop's share included: 7.6
+@ out of range in y, 14.6 out of the circle, 23.6 visible; in the middle runs (middle_whole)
+@ 2 fewer for the last two, 12.6 out of range in y.
 @ ScanJob offsets (board_flock.hpp): x 0, y 4, visual2 8, protected2 12, sum_x 16,
 @ sum_y 20, sum_vx 24, sum_vy 28, seen 32, sep_x 36, sep_y 40, runs 44, run[] 48,
 @ middle_whole 120.
@@ -138,41 +138,45 @@ flockscope_scan_neighbours:
     mov r11, r7
     pop {r4-r7, pc}
 
-@ A run of n candidates enters its four-slot loop at slot 4 - (n mod 4) (slot 0 when n is a
-@ multiple of 4), r0 moved back by as many slots, so that each turn takes four.
+@ A run of n candidates enters its eight-slot loop at slot 8 - (n mod 8) (slot 0 when n is
+@ a multiple of 8), r0 moved back by as many slots, so that each turn takes eight.
     .macro DISPATCH p
     lsrs r4, r4, #5            @ carry: n odd; r4 = n / 2
     bcs 1f
     lsrs r4, r4, #1            @ carry: n mod 4 = 2
     bcs 2f
+    lsrs r4, r4, #1            @ carry: n mod 8 = 4
+    bcs 4f
     b \p\()_0
-2:  subs r0, #32
+4:  subs r0, #64
+    b \p\()_4
+2:  lsrs r4, r4, #1            @ carry: n mod 8 = 6
+    bcs 6f
+    subs r0, #96
+    b \p\()_6
+6:  subs r0, #32
     b \p\()_2
 1:  lsrs r4, r4, #1            @ carry: n mod 4 = 3
     bcs 3f
-    subs r0, #48
+    lsrs r4, r4, #1            @ carry: n mod 8 = 5
+    bcs 5f
+    subs r0, #112
+    b \p\()_7
+5:  subs r0, #48
     b \p\()_3
-3:  subs r0, #16
+3:  lsrs r4, r4, #1            @ carry: n mod 8 = 7
+    bcs 7f
+    subs r0, #80
+    b \p\()_5
+7:  subs r0, #16
     b \p\()_1
     .endm
 
-@ Four candidates a turn (r0 .. r0 + 48): the loop's own cost is shared four ways. The
-@ protected handlers after the loop, within reach of the slots' conditional branches.
-    .macro LOOP4 dy_test, p
-\p\()_0:
-    CANDIDATE 0, \p\()_1, \p\()_sep0, \dy_test
-\p\()_1:
-    CANDIDATE 16, \p\()_2, \p\()_sep1, \dy_test
-\p\()_2:
-    CANDIDATE 32, \p\()_3, \p\()_sep2, \dy_test
-\p\()_3:
-    CANDIDATE 48, \p\()_tail, \p\()_sep3, \dy_test
-\p\()_tail:
-    adds r0, #64
-    cmp r0, lr
-    blo \p\()_0
-    ldr r5, [sp, #4]
-    b .Lnext_run
+@ Eight candidates a turn (r0 .. r0 + 112): the loop's own cost, five cycles, is shared
+@ eight ways. The protected handlers of slots 0-3 before the loop and of slots 4-7 after
+@ it, within reach of the slots' conditional branches (+-256 bytes); for the same reason
+@ the turn's branch back is a B after a BHS.
+    .macro LOOP8 dy_test, p
 \p\()_sep0:
     PROTECTED \p\()_1
 \p\()_sep1:
@@ -180,6 +184,37 @@ flockscope_scan_neighbours:
 \p\()_sep2:
     PROTECTED \p\()_3
 \p\()_sep3:
+    PROTECTED \p\()_4
+\p\()_0:
+    CANDIDATE 0, \p\()_1, \p\()_sep0, \dy_test
+\p\()_1:
+    CANDIDATE 16, \p\()_2, \p\()_sep1, \dy_test
+\p\()_2:
+    CANDIDATE 32, \p\()_3, \p\()_sep2, \dy_test
+\p\()_3:
+    CANDIDATE 48, \p\()_4, \p\()_sep3, \dy_test
+\p\()_4:
+    CANDIDATE 64, \p\()_5, \p\()_sep4, \dy_test
+\p\()_5:
+    CANDIDATE 80, \p\()_6, \p\()_sep5, \dy_test
+\p\()_6:
+    CANDIDATE 96, \p\()_7, \p\()_sep6, \dy_test
+\p\()_7:
+    CANDIDATE 112, \p\()_tail, \p\()_sep7, \dy_test
+\p\()_tail:
+    adds r0, #128
+    cmp r0, lr
+    bhs 1f
+    b \p\()_0
+1:  ldr r5, [sp, #4]
+    b .Lnext_run
+\p\()_sep4:
+    PROTECTED \p\()_5
+\p\()_sep5:
+    PROTECTED \p\()_6
+\p\()_sep6:
+    PROTECTED \p\()_7
+\p\()_sep7:
     PROTECTED \p\()_tail
     .endm
 
@@ -198,7 +233,7 @@ flockscope_scan_neighbours:
     DISPATCH .Lw               @ a middle row's run, without it
 .Ldy_dispatch:
     DISPATCH .Ldy
-    LOOP4 1, .Ldy
-    LOOP4 0, .Lw
+    LOOP8 1, .Ldy
+    LOOP8 0, .Lw
     .size flockscope_scan_neighbours, . - flockscope_scan_neighbours
 
