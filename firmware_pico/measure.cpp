@@ -3,6 +3,7 @@
 
 #include <string_view>
 
+#include "flockscope/board/rules_cases.hpp"
 #include "hardware/structs/systick.h"
 
 extern "C" {
@@ -72,15 +73,27 @@ void Measurement::start(board::Board& b, std::uint32_t boids, const std::uint32_
   text[sizeof text - 1] = 0;
   if (text[0] != 0) {
     apply_settings(b, text);
-    b.reset(b.params().active(board::pid::seed));  // the spawn with the new values
+    b.reset(b.params().active(board::pid::seed));  // the settings' values in force
   }
+  // The rules' rare branches (place_rules_cases) through the fast path and the general
+  // rules on this board, then the flock spawns again.
+  volatile MeasureResult& r = flockscope_measure_result;
+  board::BoardFlock& f = b.flock();
+  if (f.rules_fast()) {
+    r.cases = board::place_rules_cases(f, b.params());
+    f.begin_step();
+    std::uint32_t checked = 0;
+    r.cases_mismatch = f.check_rules(&checked);
+    r.cases_checked = checked;
+  }
+  b.reset(b.params().active(board::pid::seed));
   systick_hw->rvr = 0xFFFFFF;
   systick_hw->cvr = 0;
   systick_hw->csr = 0x5;  // enabled, processor clock, no interrupt
-  if (cores == 1) b.flock().set_profile_clock(systick_cycles);
-  flockscope_measure_result.cores = cores;
-  flockscope_measure_result.framebuffer = std::uint32_t(reinterpret_cast<std::uintptr_t>(framebuffer));
-  flockscope_measure_result.boids = boids;
+  if (cores == 1) f.set_profile_clock(systick_cycles);
+  r.cores = cores;
+  r.framebuffer = std::uint32_t(reinterpret_cast<std::uintptr_t>(framebuffer));
+  r.boids = boids;
   b.handle(protocol::make_hello(protocol::Role::kApp, 0, 1, 0, 100000, 0x1FF, "measure"));
   if (cfg_.streams != 0) b.handle(protocol::make_command(protocol::CommandId::kStreams, cfg_.streams));
 }

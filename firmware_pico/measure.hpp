@@ -31,6 +31,8 @@ struct MeasureResult {
   std::uint32_t rules_mismatch;  // check_rules() on the same frames: the rules' fast path vs update_boid (0)
   std::uint32_t rules_checked;   // the boids check_rules() compared (0: the fast path is off)
   std::uint32_t settings_applied, settings_refused;  // MeasureConfig::settings
+  // place_rules_cases() before the spawn: boids placed, compared by check_rules(), differing (0)
+  std::uint32_t cases, cases_checked, cases_mismatch;
 };
 // Patched in the flash image by emulator/measure.mjs (volatile: read from flash at run time).
 extern volatile const MeasureConfig flockscope_measure_config;

@@ -105,6 +105,7 @@ for (;;) {
     if (settings.length) console.log(`  settings: ${settings.join(' ')} (${r.settings_applied} applied, ${r.settings_refused} refused)`);
     console.log(r.rules_checked === 0 ? `  rules check: the fast path is off`
       : `  rules check (fast path vs general rules, ${checked}): ${r.rules_mismatch} of ${r.rules_checked} boids differ`);
+    if (r.rules_checked !== 0) console.log(`  rules cases (the fast path's rare branches, before the spawn): ${r.cases_mismatch} of ${r.cases_checked} boids differ (${r.cases} placed)`);
     if (dual) {
       const st = dual.stackReport(elf.symbols.get('__StackTop'));
       console.log(`  stacks: core 0 ${st.core0Bytes} bytes deep, core 1 ${st.core1Bytes} bytes below its top 0x${st.core1Top.toString(16)}; stack overlap ${st.overlap ? 'yes' : 'no'}`);
@@ -117,7 +118,7 @@ for (;;) {
     }
     console.log(`  ${((Date.now() - t0) / 1000).toFixed(0)} s of emulation`);
     printProfile();
-    process.exit(r.scan_mismatch === 0 && r.rules_mismatch === 0 && r.settings_refused === 0 ? 0 : 1);
+    process.exit(r.scan_mismatch === 0 && r.rules_mismatch === 0 && r.cases_mismatch === 0 && r.settings_refused === 0 ? 0 : 1);
   }
   if (spawn && r.live_frame !== lastFrame) {
     lastFrame = r.live_frame;

@@ -6,7 +6,8 @@
 // MeasureResult's fields, in order (32-bit words).
 export const MEASURE_FIELDS = ['done', 'boids', 'frames', 'grid', 'scan', 'update', 'draw', 'link', 'compute',
   'scan_mismatch', 'live_frame', 'live_boids', 'live_compute', 'cores', 'hash_lo', 'hash_hi', 'framebuffer',
-  'rules_mismatch', 'rules_checked', 'settings_applied', 'settings_refused'];
+  'rules_mismatch', 'rules_checked', 'settings_applied', 'settings_refused', 'cases', 'cases_checked',
+  'cases_mismatch'];
 
 // Patches the ELF's flash image (before elf.loadFlash): `boids` boids spawned at boot (0:
 // the lab's spawning), means over `frames` frames after `warmup`, the measuring app asking

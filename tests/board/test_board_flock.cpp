@@ -21,6 +21,7 @@
 
 #include "flockscope/board/board_flock.hpp"
 #include "flockscope/board/host_storage.hpp"
+#include "flockscope/board/rules_cases.hpp"
 #include "flockscope/core/flock.hpp"
 #include "flockscope/core/metrics.hpp"
 
@@ -651,5 +652,60 @@ TEST(BoardFlock, RulesFastPathGivesTheGeneralRulesBits) {
     fb::BoardFlock f(s.buffers);
     f.reset(store, 1, 100);
     EXPECT_FALSE(f.rules_fast()) << off.id;
+  }
+}
+
+// The fast path's rare branches (place_rules_cases: speeds exactly at the limits and one
+// raw step beyond, squared speeds one below a perfect square, the 0.5 and 128 px/frame
+// hand-backs and the guard, boids on the margins' edges, predators' offsets summing to 0):
+// every case boid takes the fast path and gets the general rules' bits. The cases are
+// checked to be what they say: the squared speeds and the predators' sums recomputed here.
+TEST(BoardFlock, RulesFastPathRareBranchesGiveTheGeneralRulesBits) {
+  struct Setting {
+    std::uint16_t id;
+    double value;
+  };
+  namespace pid = fb::pid;
+  const std::vector<std::vector<Setting>> sets = {
+      {},
+      {{pid::predators, 2}},
+      {{pid::predators, 3}, {pid::predatorRange, 100}, {pid::predatorturnfactor, 0.3}},
+      {{pid::minspeed, 4.5}, {pid::maxspeed, 7.25}, {pid::leftmargin, 60}, {pid::topmargin, 75.5}},
+  };
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    SCOPED_TRACE("parameter set " + std::to_string(i));
+    fb::HostFlockStorage storage(100);
+    fb::ParamStore store{fb::BoardLimits{}};
+    for (const Setting& s : sets[i]) store.force(s.id, s.value);
+    fb::BoardFlock f(storage.buffers);
+    f.reset(store, 1, 10);
+    ASSERT_TRUE(f.rules_fast());
+    const std::uint32_t n = fb::place_rules_cases(f, store);
+    ASSERT_GE(n, 20u);
+    // What the cases are: squared speeds (r + 1)^2 - 1 outside [min^2, max^2] on the fast
+    // path's range [2^14, 2^30), and boids whose in-range predators' offsets sum to 0 in x
+    // with some in range.
+    const fb::fix minspeed(store.active(pid::minspeed)), maxspeed(store.active(pid::maxspeed));
+    const std::int64_t min2 = (minspeed * minspeed).raw, max2 = (maxspeed * maxspeed).raw;
+    const fb::fix range(store.active(pid::predatorRange));
+    int capped = 0, zero_sum = 0;
+    for (std::uint32_t k = 0; k < f.size(); ++k) {
+      const std::int64_t v2 = (square(f.vx(k)) + square(f.vy(k))).raw;
+      const auto r = std::int64_t(std::sqrt(double(v2) + 1));
+      if (r * r == v2 + 1 && (v2 < min2 || v2 > max2) && v2 >= (1 << 14) && v2 < (std::int64_t(1) << 30)) ++capped;
+      fb::fix sum_x{};
+      int near = 0;
+      for (std::uint32_t q = 0; q < f.predator_count(); ++q) {
+        const fb::fix dx = f.x(k) - f.predator(q).x, dy = f.y(k) - f.predator(q).y;
+        if (abs_of(dx) < range && abs_of(dy) < range && square(dx) + square(dy) < range * range) sum_x += dx, ++near;
+      }
+      if (near > 0 && sum_x.raw == 0) ++zero_sum;
+    }
+    EXPECT_GE(capped, 3);
+    EXPECT_GE(zero_sum, int(f.predator_count() > 1 ? 2 : f.predator_count()));
+    f.begin_step();
+    std::uint32_t checked = 0;
+    EXPECT_EQ(f.check_rules(&checked), 0u);
+    EXPECT_EQ(checked, n);
   }
 }

@@ -243,8 +243,10 @@ TEST(Emulator, TwoCoresShareTheUpdateAndMakeTheOneCoreFlock) {
 
 // The rules' fast path in Thumb-1 (rules_m0.S: flockscope_rules, flockscope_update_run)
 // against the general rules on the board itself: every boid the fast path takes, on the
-// first and the last warm-up frames (BoardFlock::check_rules), with parameters that take
-// its other branches: fractional speed limits (the limit's products then have low bits),
+// first and the last warm-up frames (BoardFlock::check_rules), and the cases of
+// place_rules_cases (the branches a flock rarely takes: a predators' sum of exactly 0, a
+// square root's low byte at its cap, speeds exactly at the limits), with parameters that
+// take its other branches: fractional speed limits (the limit's products then have low bits),
 // three predators within 100 px, other weights and turn; then scouts with dynamic bias
 // (they leave the assembly run for the general rules) and alignment off, on one core and
 // on two, whose flocks must be the same.
@@ -258,6 +260,10 @@ TEST(Emulator, RulesFastPathMatchesTheGeneralRulesOnTheBoard) {
     EXPECT_EQ(m.field(rules_check), "0") << m.out;
     EXPECT_NE(m.out.find(" 0 of " + checked + " boids differ"), std::string::npos) << m.out;
     EXPECT_EQ(m.field("scan check (assembly vs C++, first and last warm-up frames):"), "0") << m.out;
+    // The rare branches (place_rules_cases, before the spawn): the same, every case boid
+    // that is not a scout on the fast path.
+    const std::string cases = "rules cases (the fast path's rare branches, before the spawn): 0 of ";
+    EXPECT_GE(std::atoi(m.field(cases).c_str()), 20) << m.out;
   };
   const Measurement speeds = measure(
       1, "--warmup 40 --frames 2 --set minspeed=4.5 --set maxspeed=5.25 --set predators=3 --set predatorRange=100 "
