@@ -34,6 +34,17 @@ namespace {
 
 float grid256(float v) { return std::round(v * 256.0f) / 256.0f; }
 
+// A board parameter set: the board's defaults with these values forced.
+struct Setting {
+  std::uint16_t id;
+  double value;
+};
+fb::ParamStore params_with(const std::vector<Setting>& settings) {
+  fb::ParamStore store{fb::BoardLimits{}};
+  for (const Setting& s : settings) store.force(s.id, s.value);
+  return store;
+}
+
 // The Cornell coefficients of the board's default ranges (40 px visual, 8 px protected) in
 // the snapshot's 1/512 px units: what the grid scans compare against.
 flockscope::rules::CornellCoeffs<fb::near9> snapshot_coeffs(std::int64_t visual = 40, std::int64_t prot = 8) {
@@ -611,10 +622,6 @@ TEST(BoardFlock, RulesFastPathHandComputed) {
 // 150 steps the flock is bit for bit the one of the general rules alone. Parameter sets
 // the fast path does not take (dt 0.5, predators 150 px away) leave it off.
 TEST(BoardFlock, RulesFastPathGivesTheGeneralRulesBits) {
-  struct Setting {
-    std::uint16_t id;
-    double value;
-  };
   namespace pid = fb::pid;
   const std::vector<std::vector<Setting>> sets = {
       {{pid::predators, 1}},
@@ -627,8 +634,7 @@ TEST(BoardFlock, RulesFastPathGivesTheGeneralRulesBits) {
   for (const auto& set : sets) {
     SCOPED_TRACE("parameter set " + std::to_string(seed - 3));
     fb::HostFlockStorage sa(1500), sb(1500);
-    fb::ParamStore store{fb::BoardLimits{}};
-    for (const Setting& s : set) store.force(s.id, s.value);
+    const fb::ParamStore store = params_with(set);
     fb::BoardFlock a(sa.buffers), b(sb.buffers);
     b.set_general_rules_only(true);
     a.reset(store, seed, 1500);
@@ -647,8 +653,7 @@ TEST(BoardFlock, RulesFastPathGivesTheGeneralRulesBits) {
   }
   for (const Setting off : {Setting{pid::dt, 0.5}, Setting{pid::predatorRange, 150}}) {
     fb::HostFlockStorage s(100);
-    fb::ParamStore store{fb::BoardLimits{}};
-    store.force(off.id, off.value);
+    const fb::ParamStore store = params_with({off});
     fb::BoardFlock f(s.buffers);
     f.reset(store, 1, 100);
     EXPECT_FALSE(f.rules_fast()) << off.id;
@@ -661,10 +666,6 @@ TEST(BoardFlock, RulesFastPathGivesTheGeneralRulesBits) {
 // every case boid takes the fast path and gets the general rules' bits. The cases are
 // checked to be what they say: the squared speeds and the predators' sums recomputed here.
 TEST(BoardFlock, RulesFastPathRareBranchesGiveTheGeneralRulesBits) {
-  struct Setting {
-    std::uint16_t id;
-    double value;
-  };
   namespace pid = fb::pid;
   const std::vector<std::vector<Setting>> sets = {
       {},
@@ -675,8 +676,7 @@ TEST(BoardFlock, RulesFastPathRareBranchesGiveTheGeneralRulesBits) {
   for (std::size_t i = 0; i < sets.size(); ++i) {
     SCOPED_TRACE("parameter set " + std::to_string(i));
     fb::HostFlockStorage storage(100);
-    fb::ParamStore store{fb::BoardLimits{}};
-    for (const Setting& s : sets[i]) store.force(s.id, s.value);
+    const fb::ParamStore store = params_with(sets[i]);
     fb::BoardFlock f(storage.buffers);
     f.reset(store, 1, 10);
     ASSERT_TRUE(f.rules_fast());
