@@ -71,8 +71,9 @@ class Measurement {
   // The boids to start with: the configured count up to `cap` (0: the lab's spawning).
   std::uint32_t boids(std::uint32_t cap) const { return cfg_.boids < cap ? cfg_.boids : cap; }
 
-  // Before the first frame (the board made with `boids` boids): the settings (the flock
-  // respawns with them), SysTick as the scan's cycle counter (one core only: the per-boid
+  // Before the first frame (the board made with `boids` boids): the settings, the rules'
+  // rare branches (place_rules_cases through check_rules; the flock then respawns with the
+  // settings' values), SysTick as the scan's cycle counter (one core only: the per-boid
   // scan timing is one core's, so with two cores the update phase is timed as a whole), the
   // result's fixed fields, and the measuring app's hello (and its streams command when not
   // every stream is asked for).

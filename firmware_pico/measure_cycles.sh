@@ -22,7 +22,8 @@
 # (PROTOCOL.md bits: 1 state, 2 predators, 4 metrics, 8 stats, 16 log); without the state
 # the metrics message covers every boid. The first and the last warm-up frames also check
 # the assembly scan against its C++ version and the rules' fast path against the general
-# rules, on every boid (a non-zero count fails the script).
+# rules, on every boid, and before the spawn the fast path meets the flock of its rare
+# branches (place_rules_cases); a non-zero count fails the script.
 #
 # With --cores 2 (before the other arguments) it runs build-pico/flockscope_pico_emu2.elf, the
 # same firmware with both cores sharing the update, on two emulated cores
@@ -55,7 +56,7 @@ while [ $# -gt 0 ]; do
     --warmup|--frames|--screen|--streams|--set) opts+=("$1" "$2"); shift 2 ;;
     --profile) opts+=("$1"); shift ;;
     --spawn) exec node "$emu/measure.mjs" --spawn "$elf" ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
     *) counts+=("$1"); shift ;;
   esac
 done
