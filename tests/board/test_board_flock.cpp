@@ -690,9 +690,11 @@ TEST(BoardFlock, RulesFastPathRareBranchesGiveTheGeneralRulesBits) {
     const fb::fix range(store.active(pid::predatorRange));
     int capped = 0, zero_sum = 0;
     for (std::uint32_t k = 0; k < f.size(); ++k) {
+      // (Beyond the fast path's range, from 2^30 on, the raw sum may wrap negative.)
       const std::int64_t v2 = (square(f.vx(k)) + square(f.vy(k))).raw;
-      const auto r = std::int64_t(std::sqrt(double(v2) + 1));
-      if (r * r == v2 + 1 && (v2 < min2 || v2 > max2) && v2 >= (1 << 14) && v2 < (std::int64_t(1) << 30)) ++capped;
+      const bool in_range = v2 >= (1 << 14) && v2 < (std::int64_t(1) << 30);
+      const auto r = in_range ? std::int64_t(std::sqrt(double(v2) + 1)) : 0;
+      if (in_range && r * r == v2 + 1 && (v2 < min2 || v2 > max2)) ++capped;
       fb::fix sum_x{};
       int near = 0;
       for (std::uint32_t q = 0; q < f.predator_count(); ++q) {
