@@ -4,13 +4,8 @@
 namespace flockscope::board {
 namespace {
 
-// floor(sqrt(v)), digit by digit (no division: the M0+ build runs it too).
-std::uint64_t isqrt(std::uint64_t v) {
-  std::uint64_t r = 0;
-  for (std::uint64_t b = std::uint64_t(1) << 31; b != 0; b >>= 1)
-    if ((r | b) * (r | b) <= v) r |= b;
-  return r;
-}
+// floor(sqrt(v)) for v below 2^48: fixed.hpp's digit-by-digit root, on a copy.
+std::uint64_t isqrt(std::uint64_t v) { return digit_sqrt(v, std::uint64_t(1) << 46); }
 
 // A velocity (vx, vy >= vy_from) whose squared speed as the rules compute it,
 // square(vx) + square(vy), is one below a perfect square, (r + 1)^2 - 1: fix's square root
