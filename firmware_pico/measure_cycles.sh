@@ -3,6 +3,8 @@
 # line each), in rp2040js: cycle-counted, so the numbers do not depend on the host's load.
 #
 #   firmware_pico/measure_cycles.sh [--warmup W] [--frames F] [--profile] N [N...]
+#   (--profile: where the measured frames' cycles went, by function; one core: exact, every
+#   instruction's cycles added to its address; FLOCKSCOPE_PROFILE_PCS=1: also by address)
 #   firmware_pico/measure_cycles.sh --spawn      # the lab's "spawn until the budget is used"
 #   firmware_pico/measure_cycles.sh --cores 2 N  # the two-core image on two emulated cores
 #   firmware_pico/measure_cycles.sh --screen out/board.png N   # + the board's screen as a PNG
@@ -56,7 +58,7 @@ while [ $# -gt 0 ]; do
     --warmup|--frames|--screen|--streams|--set) opts+=("$1" "$2"); shift 2 ;;
     --profile) opts+=("$1"); shift ;;
     --spawn) exec node "$emu/measure.mjs" --spawn "$elf" ;;
-    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
     *) counts+=("$1"); shift ;;
   esac
 done

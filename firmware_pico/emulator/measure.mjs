@@ -11,9 +11,10 @@
 // BOIDS boids from the boot-time spawn (seed 1, inside the margins); W frames run first
 // (default 5), the means are over the next F (default 10). --spawn: the lab's rule instead
 // (start with 50, add 50 a frame while the frame's work stays under 80 % of 33.3 ms);
-// prints the count once it has held for 30 frames. --profile: also the functions where the
-// program counter was found most often (sampled every 97 instructions; a function's share
-// of the samples approximates its share of the cycles). --screen: the framebuffer (what the
+// prints the count once it has held for 30 frames. --profile: also where the measured frames'
+// cycles went, by function (one core: every instruction's cycles added to its address, so
+// the shares are exact; two cores: core 0's program counter sampled every 97 steps). With
+// FLOCKSCOPE_PROFILE_PCS=1 also by address, to map with arm-none-eabi-addr2line. --screen: the framebuffer (what the
 // VGA output shows) after the last measured frame, as a PNG. --streams: the measuring app's
 // streams (PROTOCOL.md bits: 1 state, 2 predators, 4 metrics, 8 stats, 16 log; default all),
 // e.g. 12 for metrics and stats without the state. --set: a parameter (the app's names,
@@ -64,31 +65,54 @@ const { dual } = startImage(mcu, elf);
 
 const t0 = Date.now();
 const samples = new Map();
+// One core: cycles by address, boot ROM (16 KiB: its memset and memcpy), RAM (0x20000000,
+// 264 KiB with the scratch banks) and flash (0x10000000, 2 MiB), two bytes an entry (Thumb
+// instructions are halfword-aligned).
+const romCycles = profile && !dual ? new Float64Array(0x4000 / 2) : null;
+const ramCycles = profile && !dual ? new Float64Array(0x42000 / 2) : null;
+const flashCycles = profile && !dual ? new Float64Array(0x200000 / 2) : null;
 let measuringNow = false;
+function addressCycles() {
+  if (!ramCycles) return samples;
+  const out = new Map();
+  romCycles.forEach((n, i) => { if (n) out.set(2 * i, n); });
+  ramCycles.forEach((n, i) => { if (n) out.set(0x20000000 + 2 * i, n); });
+  flashCycles.forEach((n, i) => { if (n) out.set(0x10000000 + 2 * i, n); });
+  return out;
+}
 function printProfile() {
   if (!profile) return;
   const by = new Map();
   let total = 0;
-  for (const [pc, n] of samples) {
+  const counts = addressCycles();
+  for (const [pc, n] of counts) {
     const f = funcs.find((g) => pc >= g.start && pc < g.start + Math.max(g.size, 2));
     const name = f ? f.name : `0x${pc.toString(16)}`;
     by.set(name, (by.get(name) || 0) + n);
     total += n;
   }
   const top = [...by.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
-  console.log('profile (share of sampled instructions, measured frames):');
+  console.log(ramCycles ? 'profile (share of the cycles, measured frames):' : 'profile (share of core 0\'s sampled instructions, measured frames):');
   for (const [name, n] of top) console.log(`  ${(100 * n / total).toFixed(1).padStart(5)} %  ${name}`);
   if (process.env.FLOCKSCOPE_PROFILE_PCS) {
-    const pcs = [...samples.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5000);
+    const pcs = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5000);
     for (const [pc, n] of pcs) console.log(`  pc 0x${pc.toString(16)} ${(100 * n / total).toFixed(2)} %`);
   }
 }
 let lastFrame = -1, lastCount = -1, same = 0;
 for (;;) {
   for (let i = 0; i < 200000; i++) {
+    if (ramCycles && measuringNow) {
+      const pc = mcu.core.PC;
+      const n = stepChip(sim, mcu, dual);
+      if (pc >= 0x20000000 && pc < 0x20042000) ramCycles[(pc - 0x20000000) >> 1] += n;
+      else if (pc >= 0x10000000 && pc < 0x10200000) flashCycles[(pc - 0x10000000) >> 1] += n;
+      else if (pc < 0x4000) romCycles[pc >> 1] += n;
+      continue;
+    }
     stepChip(sim, mcu, dual);
     if (dual) i += 15; // a round of both cores (about 64 cycles each) counts as 16 steps
-    if (profile && i % 97 === 0 && measuringNow) {
+    if (profile && dual && i % 97 === 0 && measuringNow) {
       const pc = mcu.core.PC;
       samples.set(pc, (samples.get(pc) || 0) + 1);
     }
