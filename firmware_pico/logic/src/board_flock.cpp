@@ -236,13 +236,16 @@ void BoardFlock::sort_scatter() {
 
 void BoardFlock::sort_count() {
   // Serial (one core while the other waits), so its loops are unrolled by hand: the M0+
-  // pays a compare and a taken branch for every turn.
+  // pays a compare and a taken branch for every turn. It leaves start[c] at the end of
+  // cell c (the running sum up to and including it), and sort_move() moves each cell's
+  // boids in from its end, so that start[c] ends at the cell's first slot with no pass
+  // over the cells afterwards.
   const std::uint32_t cells = cell_count();
-  std::uint16_t* const start = buf_.cell_start;
+  std::uint16_t* const count = buf_.cell_start;
   const std::uint16_t* cell = buf_.cell;
   const std::uint32_t n = n_;
-  for (std::uint32_t c = 0; c <= cells; ++c) start[c] = 0;
-  std::uint16_t* const count = start + 1;  // cell c's boids counted at start[c + 1]
+  for (std::uint32_t c = 0; c < cells; ++c) count[c] = 0;
+  count[cells] = std::uint16_t(n);
   std::uint32_t i = 0;
   for (; i + 2 <= n; i += 2) ++count[cell[i]], ++count[cell[i + 1]];
   if (i < n) ++count[cell[i]];
@@ -258,7 +261,8 @@ void BoardFlock::sort_count() {
 }
 
 std::uint32_t BoardFlock::middle_cell() const {
-  // The first cell c with start[c] >= n / 2 (start[] ascends; start[cells] = n).
+  // The first cell c whose end (start[c] after sort_count) is at least n / 2 (start[]
+  // ascends; start[cells] = n).
   const std::uint16_t* start = buf_.cell_start;
   std::uint32_t lo = 0, hi = cell_count();
   while (lo < hi) {
@@ -270,34 +274,25 @@ std::uint32_t BoardFlock::middle_cell() const {
 }
 
 void BoardFlock::sort_move(std::uint32_t cell_begin, std::uint32_t cell_end) {
-  // Every boid whose cell is in [cell_begin, cell_end) goes to the next free slot of its
-  // cell, in the order of i (so any split of the cells gives the one-pass stable sort).
-  // The counters start[c] of these cells step to the next cell's start and are shifted
-  // back afterwards; the other cells' counters are not touched (another core may be
-  // moving their boids; the counters are uint16, and a halfword store writes only itself).
+  // Every boid whose cell is in [cell_begin, cell_end) goes to the last free slot of its
+  // cell, in the reverse order of i (so any split of the cells gives the one-pass stable
+  // sort): start[c], the cell's end after sort_count(), steps down to its first slot. The
+  // other cells' counters are not touched (another core may be moving their boids; the
+  // counters are uint16, and a halfword store writes only itself).
   std::uint16_t* start = buf_.cell_start;
   const std::uint16_t* cell = buf_.cell;
-  const std::uint32_t n = n_;
   if (cell_begin >= cell_end) return;
-  const std::uint16_t first = start[cell_begin];
   const std::uint32_t span = cell_end - cell_begin;
   NearBoid* near = buf_.near;
   const fix *x = buf_.x, *y = buf_.y, *vx = buf_.vx, *vy = buf_.vy;
   const std::uint16_t* id = buf_.id;
   std::uint16_t* sid = buf_.sid;
-  for (std::uint32_t i = 0; i < n; ++i) {
+  for (std::uint32_t i = n_; i-- > 0;) {
     const std::uint32_t c = cell[i];
     if (c - cell_begin >= span) continue;
-    const std::uint32_t k = start[c]++;
+    const std::uint32_t k = --start[c];
     near[k] = {x[i].raw, y[i].raw, vx[i].raw, vy[i].raw};
     sid[k] = id[i];
-  }
-  // Each start[c] now points one past cell c, i.e. at the start of c + 1: shift back.
-  std::uint16_t prev = first;
-  for (std::uint32_t c = cell_begin; c < cell_end; ++c) {
-    const std::uint16_t next = start[c];
-    start[c] = prev;
-    prev = next;
   }
 }
 

@@ -193,13 +193,13 @@ class BoardFlock {
   void begin_step();
   void sort_cells(std::uint32_t begin, std::uint32_t end);   // each boid's cell
   void sort_scatter();                                       // counting sort into `near`
-  void sort_count();                                         // cells' starts (serial)
+  void sort_count();                                         // cells' ends (serial)
   void sort_move(std::uint32_t cell_begin, std::uint32_t cell_end);  // those cells' boids into `near`
   void sort_finish(std::uint32_t begin, std::uint32_t end);  // state back, Q23.9 snapshot
   std::uint32_t cell_count() const { return cols_ * rows_; }
-  // After sort_count(): the first cell whose start is at least size() / 2.
+  // After sort_count(): the first cell whose end is at least size() / 2.
   std::uint32_t middle_cell() const;
-  // After sort_count(): the first slot of cell c (c <= cell_count(); cell_count()'s is size()).
+  // After sort_move(): the first slot of cell c (c <= cell_count(); cell_count()'s is size()).
   std::uint32_t cell_begin(std::uint32_t c) const { return buf_.cell_start[c]; }
   // Slots [begin, end): each boid's whole stencil scanned, then updated (any number of
   // disjoint ranges at once, in any order: the two cores' runs, update_run()).
