@@ -381,7 +381,7 @@ TEST(BoardFlock, TrimmedStencilGivesEveryBoidTheWholeStencilSums) {
   b.reset(store, 1, n);
   auto candidates = [](const fb::ScanJob& job) {
     std::uint64_t c = 0;
-    for (std::uint32_t r = 0; r < job.runs; ++r) c += std::uint64_t(job.run[2 * r + 1] - job.run[2 * r]);
+    for (std::uint32_t r = 0; r < job.runs; ++r) c += std::uint64_t(job.run[r].end - job.run[r].begin);
     return c;
   };
   for (int step = 0; step <= 301; ++step) {

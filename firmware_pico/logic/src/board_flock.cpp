@@ -324,7 +324,7 @@ void scan_fast_cpp(ScanJob* job) {
     // The middle rows without the test on dy alone (ScanJob::middle_whole: the runs after
     // the outer rows' two); its d2 cannot wrap there (configure()).
     const bool dy_test = !job->middle_whole || r < 2;
-    for (const NearBoid *p = job->run[2 * r], *e = job->run[2 * r + 1]; p < e; ++p) {
+    for (const NearBoid *p = job->run[r].begin, *e = job->run[r].end; p < e; ++p) {
       const std::int32_t dy = y - p->y;
       const std::uint32_t dy2 = std::uint32_t(dy) * std::uint32_t(dy);
       if (dy_test && dy2 >= vis2) continue;
@@ -346,6 +346,7 @@ void scan_fast_cpp(ScanJob* job) {
 
 #ifndef FLOCKSCOPE_SCAN_ASM
 extern "C" void flockscope_scan_neighbours(ScanJob* job) { scan_fast_cpp(job); }
+extern "C" const void* const flockscope_scan_entries[17] = {};  // (the C++ scan has no entries)
 #endif
 
 // ---- the rules' fast path
@@ -476,7 +477,7 @@ void scan_general(ScanJob& job, const NearBoid* self, std::int32_t range9, std::
   c.visual2 = near9::from_raw(std::int64_t(visual2));
   c.protected2 = near9::from_raw(std::int64_t(protected2));
   for (std::uint32_t r = 0; r < job.runs; ++r) {
-    for (const NearBoid *p = job.run[2 * r], *e = job.run[2 * r + 1]; p < e; ++p) {
+    for (const NearBoid *p = job.run[r].begin, *e = job.run[r].end; p < e; ++p) {
       if (p == self) continue;
       const std::int32_t dx = std::int32_t(std::uint32_t(job.x) - std::uint32_t(p->x));
       const std::int32_t dy = std::int32_t(std::uint32_t(job.y) - std::uint32_t(p->y));
@@ -508,7 +509,7 @@ void scan_edge(ScanJob& job, std::int32_t range9) {
   const auto span = std::uint32_t(2 * range9 - 1);
   std::uint32_t sum_x = 0, sum_y = 0, sum_vx = 0, sum_vy = 0, seen = 0, sep_x = 0, sep_y = 0;
   for (std::uint32_t r = 0; r < job.runs; ++r) {
-    for (const NearBoid *p = job.run[2 * r], *e = job.run[2 * r + 1]; p < e; ++p) {
+    for (const NearBoid *p = job.run[r].begin, *e = job.run[r].end; p < e; ++p) {
       const std::int32_t dy = y - p->y;
       if (std::uint32_t(dy + r1) >= span) continue;  // |dy| >= range
       const std::int32_t dx = x - p->x;
@@ -539,6 +540,7 @@ bool BoardFlock::make_job(std::uint32_t k, ScanJob& job) const {
   StencilTrim trim{};  // (filled by make_runs() for the fast jobs it is used with)
   const bool fast = make_runs(cell_x(buf_.x[k]), cell_y(buf_.y[k]), job, trim);
   if (fast && trimming()) trim_runs(job, trim);
+  if (fast) set_scan_entries(job);
   return fast;
 }
 
@@ -552,20 +554,26 @@ bool BoardFlock::make_job(std::uint32_t k, ScanJob& job) const {
   const auto sq = [](std::int32_t d) { return std::uint32_t(d) * std::uint32_t(d); };
   const std::uint32_t l2 = sq(job.x - t.left9), r2 = sq(t.right9 - job.x);
   const std::uint32_t t2 = sq(job.y - t.top9), b2 = sq(t.bottom9 - job.y);
-  const NearBoid** run = job.run;
+  ScanRun* run = job.run;
   if (t2 >= v2) {
-    run[0] = run[1] = t.top[0];
+    run[0].begin = run[0].end = t.top[0];
   } else {
-    run[0] = t.top[l2 + t2 >= v2];
-    run[1] = t.top[3 - (r2 + t2 >= v2)];
+    run[0].begin = t.top[l2 + t2 >= v2];
+    run[0].end = t.top[3 - (r2 + t2 >= v2)];
   }
-  run += 2;  // the bottom row's run (make_runs puts the outer rows first)
+  // The bottom row's run (make_runs puts the outer rows first).
   if (b2 >= v2) {
-    run[0] = run[1] = t.bottom[0];
+    run[1].begin = run[1].end = t.bottom[0];
   } else {
-    run[0] = t.bottom[l2 + b2 >= v2];
-    run[1] = t.bottom[3 - (r2 + b2 >= v2)];
+    run[1].begin = t.bottom[l2 + b2 >= v2];
+    run[1].end = t.bottom[3 - (r2 + b2 >= v2)];
   }
+}
+
+void BoardFlock::set_scan_entries(ScanJob& job) {
+  for (std::uint32_t r = 0; r < job.runs; ++r)
+    job.run[r].entry = scan_entry(r < 2 || !job.middle_whole, job.run[r].begin, job.run[r].end);
+  job.run[job.runs].entry = scan_end_entry();
 }
 
 [[gnu::always_inline]] inline bool BoardFlock::make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job,
@@ -582,23 +590,23 @@ bool BoardFlock::make_job(std::uint32_t k, ScanJob& job) const {
     const std::uint16_t* const top = start + ((cy - reach) * cols + cx - reach);
     const std::uint16_t* const bottom = top + 2 * reach * cols;
     const std::uint32_t width = 2 * reach + 1;
-    job.run[0] = near + top[0], job.run[1] = near + top[width];
-    job.run[2] = near + bottom[0], job.run[3] = near + bottom[width];
+    job.run[0].begin = near + top[0], job.run[0].end = near + top[width];
+    job.run[1].begin = near + bottom[0], job.run[1].end = near + bottom[width];
     const std::uint16_t* s = top + cols;
-    for (std::uint32_t r = 2; r < width; ++r, s += cols) {
-      job.run[2 * r] = near + s[0];
-      job.run[2 * r + 1] = near + s[width];
-    }
+    for (std::uint32_t r = 2; r < width; ++r, s += cols) job.run[r].begin = near + s[0], job.run[r].end = near + s[width];
+    // The runs' entries: flockscope_update_run sets them once per call (and again for the
+    // trimmed outer rows); the other callers of the Thumb-1 scan through set_scan_entries().
+    job.run[width].entry = scan_end_entry();
     job.runs = width;
     job.middle_whole = middle_whole_;
     if (trimming()) {
       // The edges: a Q16.16 coordinate is on line i or beyond iff it is at least line i's
       // first pixel, and round_q9 keeps the order, so a boid on a line before has a Q23.9
       // coordinate <= 512 x that pixel.
-      trim.top[0] = job.run[0], trim.top[1] = near + top[1], trim.top[2] = near + top[width - 1];
-      trim.top[3] = job.run[1];
-      trim.bottom[0] = job.run[2], trim.bottom[1] = near + bottom[1];
-      trim.bottom[2] = near + bottom[width - 1], trim.bottom[3] = job.run[3];
+      trim.top[0] = job.run[0].begin, trim.top[1] = near + top[1], trim.top[2] = near + top[width - 1];
+      trim.top[3] = job.run[0].end;
+      trim.bottom[0] = job.run[1].begin, trim.bottom[1] = near + bottom[1];
+      trim.bottom[2] = near + bottom[width - 1], trim.bottom[3] = job.run[1].end;
       trim.top9 = line_px_[cy - reach + 1] * 512, trim.bottom9 = line_px_[cy + reach] * 512;
       trim.left9 = line_px_[cx - reach + 1] * 512, trim.right9 = line_px_[cx + reach] * 512;
     }
@@ -609,8 +617,8 @@ bool BoardFlock::make_job(std::uint32_t k, ScanJob& job) const {
   job.s = {};
   job.runs = 0;
   for (std::uint32_t row = y0; row <= y1; ++row) {
-    job.run[2 * job.runs] = near + start[row * cols + x0];
-    job.run[2 * job.runs + 1] = near + start[row * cols + x1 + 1];
+    job.run[job.runs].begin = near + start[row * cols + x0];
+    job.run[job.runs].end = near + start[row * cols + x1 + 1];
     ++job.runs;
   }
   // Boids in the outermost cells may be anywhere beyond them: those stencils take the
@@ -732,6 +740,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
     const std::uint32_t t0 = clock ? clock() : 0;
     if (fast) {
       if (trim_on) trim_runs(job, trim);
+      set_scan_entries(job);
       flockscope_scan_neighbours(&job);
     } else if (fast_scan_) {
       scan_edge(job, range9_);

@@ -99,6 +99,31 @@
 96:
     .endm
 
+@ The scan's entry for the outer row's run at \run (ScanJob, trimmed): the one with the
+@ test on dy alone for its length modulo 8 (scan_entry(); r1 flockscope_scan_entries).
+    .macro RUN_ENTRY run
+    ldr r2, [r0, #\run]
+    ldr r3, [r0, #(\run + 4)]
+    subs r3, r3, r2            @ 16 bytes a candidate
+    lsls r3, r3, #25
+    lsrs r3, r3, #27           @ (length mod 8) x 4
+    ldr r3, [r1, r3]
+    str r3, [r0, #(\run + 8)]
+    .endm
+
+@ The entries of \n runs from r3 (ScanJob runs, 12 bytes each; r3 steps past them) from
+@ the table at r1, by each run's length modulo 8.
+    .macro RUNS_ENTRIES n
+    .rept \n
+    ldm r3!, {r6, r7}          @ begin, end
+    subs r7, r7, r6            @ 16 bytes a candidate
+    lsls r7, r7, #25
+    lsrs r7, r7, #27           @ (length mod 8) x 4
+    ldr r7, [r1, r7]
+    stm r3!, {r7}
+    .endr
+    .endm
+
 @ 8 cycles (4 taken branches): from a divisor's write to its quotient (hw_divider_pause).
     .macro WAIT8
     b 81f
@@ -475,7 +500,7 @@ flockscope_rules:
 @ run->clock when set), the rules.
 @ UpdateRun offsets (board_flock.hpp): job 0, trim 4, rules 8, near 12, id 16, scout_end 20,
 @ clock 24, scan_cycles 28, code 32. StencilTrim: top9 0, bottom9 4, left9 8, right9 12,
-@ top[4] 16, bottom[4] 32. ScanJob: x 0, y 4, visual2 8, run[] 48.
+@ top[4] 16, bottom[4] 32. ScanJob: x 0, y 4, visual2 8, run[] 48 (begin, end, entry).
 @ Registers: r5 run, r8 k, r9 end (the callees keep r4-r11).
     .section .time_critical.flockscope_update_run, "ax", %progbits
     .align 2
@@ -491,7 +516,27 @@ flockscope_update_run:
     mov r9, r2
     movs r5, r0
     cmp r1, r2
-    bhs .Lrun_end
+    blo 2f
+    b .Lrun_end
+2:  ldr r0, [r5, #0]           @ the job: its runs' entries (BoardFlock::set_scan_entries)
+    ldr r1, =flockscope_scan_entries
+    movs r3, #48
+    adds r3, r0, r3            @ &run[0]
+    RUNS_ENTRIES 2             @ the outer rows', with the test on dy alone
+    ldr r4, [r0, #44]          @ runs
+    movs r6, #12
+    muls r4, r6, r4
+    adds r4, r4, r0
+    adds r4, #48               @ &run[runs]
+    movs r6, #168
+    ldr r6, [r0, r6]           @ middle_whole: the middle rows' without that test
+    cmp r6, #0
+    beq 1f
+    adds r1, #32
+1:  cmp r3, r4
+    bhs .Lslot
+    RUNS_ENTRIES 1
+    b 1b
 .Lslot:
     ldr r0, [r5, #16]          @ id[k]
     mov r1, r8
@@ -526,8 +571,11 @@ flockscope_update_run:
     subs r3, r7, r3
     muls r3, r3, r3            @ b2: the bottom row's
     ldr r7, [r0, #8]           @ visual2
-    TRIM_ROW r2, 16, 48        @ the top row: top[] at 16, its run pair at 48
-    TRIM_ROW r3, 32, 56        @ the bottom row: bottom[] at 32, its run pair at 56
+    TRIM_ROW r2, 16, 48        @ the top row: top[] at 16, its run at 48
+    TRIM_ROW r3, 32, 60        @ the bottom row: bottom[] at 32, its run at 60
+    ldr r1, =flockscope_scan_entries
+    RUN_ENTRY 48
+    RUN_ENTRY 60
 .Lrun_scan:
     ldr r1, [r5, #24]          @ clock
     cmp r1, #0
@@ -572,4 +620,5 @@ flockscope_update_run:
     mov r8, r1
     mov r9, r2
     pop {r4-r7, pc}
+    .ltorg
     .size flockscope_update_run, . - flockscope_update_run

@@ -12,14 +12,15 @@
 @   r0 candidate (NearBoid*, 16 bytes: x, y, vx, vy Q23.9)   lr  end of the run
 @   r1 x of the boid   r2 y of the boid   r3 the interpolators (SIO + 0x80)
 @   r4-r7 scratch      r8 visual2   r9 protected2   r10 seen   r11 1   r12 sep x
-@ Stack: [sp] job, [sp+4] next run pair, [sp+8] end of the run pairs, [sp+16] sep y,
-@ [sp+20] the end of the second pair (middle_whole) or of all pairs.
+@ Stack: [sp] job, [sp+4] the next run, [sp+16] sep y.
 @ Eight candidates a turn. Cycles (M0+, RAM) per candidate, the loop's share included: 7.6
 @ out of range in y, 14.6 out of the circle, 23.6 visible; in the middle runs (middle_whole)
 @ 2 fewer for the last two, 12.6 out of range in y.
 @ ScanJob offsets (board_flock.hpp): x 0, y 4, visual2 8, protected2 12, sum_x 16,
-@ sum_y 20, sum_vx 24, sum_vy 28, seen 32, sep_x 36, sep_y 40, runs 44, run[] 48,
-@ middle_whole 120.
+@ sum_y 20, sum_vx 24, sum_vy 28, seen 32, sep_x 36, sep_y 40, run[] 48 (begin, end,
+@ entry: 12 bytes each). Each run names its entry (flockscope_scan_entries, chosen by
+@ make_runs and the trim: with or without the test on dy alone, by its length modulo 8), so
+@ a run costs a load of three words and a BX; the run after the last has the end's entry.
 @ Interpolator registers from SIO + 0x80: INTERP0_ACCUM0 0, ACCUM1 4, ACCUM0_ADD 0x34,
 @ ACCUM1_ADD 0x38; INTERP1_ACCUM0 0x40, ACCUM1 0x44, ACCUM0_ADD 0x74, ACCUM1_ADD 0x78.
     .equ ACC_X, 0x34
@@ -43,18 +44,8 @@ flockscope_scan_neighbours:
     push {r4-r7}
     sub sp, #24
     str r0, [sp, #0]
-    ldr r4, [r0, #44]          @ runs
-    lsls r4, r4, #3            @ 8 bytes a pair
     movs r5, #48
     adds r5, r0, r5            @ &run[0]
-    adds r4, r5, r4
-    str r4, [sp, #8]
-    ldr r6, [r0, #120]         @ middle_whole: [sp+20] = the second pair's end, so that the
-    cmp r6, #0                 @ pairs after the outer rows' two go without the dy test;
-    beq 1f                     @ else the end of the pairs (every run with it)
-    movs r4, #16
-    adds r4, r5, r4
-1:  str r4, [sp, #20]
     movs r3, #0xd0
     lsls r3, r3, #24
     adds r3, #0x80             @ the interpolators
@@ -74,6 +65,14 @@ flockscope_scan_neighbours:
     mov r8, r4
     ldr r4, [r0, #12]
     mov r9, r4
+@ On to the run at r5: r0 its begin, lr its end, and its entry.
+    .macro NEXT_RUN
+    ldm r5!, {r0, r4, r6}      @ begin, end, entry
+    str r5, [sp, #4]
+    mov lr, r4
+    bx r6
+    .endm
+
 @ One candidate at r0 + \off: falls through (or returns) to \next.
 @ dy_test 0: without the test on dy alone (the middle runs, ScanJob::middle_whole: d2
 @ cannot wrap there), 2 cycles less for every candidate within range in y.
@@ -113,7 +112,7 @@ flockscope_scan_neighbours:
     b \next
     .endm
 
-    b .Lnext_run
+    NEXT_RUN
 .Ldone:
     ldr r0, [sp, #0]
     ldr r4, [r3, #0]
@@ -139,44 +138,15 @@ flockscope_scan_neighbours:
     pop {r4-r7, pc}
 
 @ A run of n candidates enters its eight-slot loop at slot 8 - (n mod 8) (slot 0 when n is
-@ a multiple of 8), r0 moved back by as many slots, so that each turn takes eight.
-    .macro DISPATCH p
-    lsrs r4, r4, #5            @ carry: n odd; r4 = n / 2
-    bcs 1f
-    lsrs r4, r4, #1            @ carry: n mod 4 = 2
-    bcs 2f
-    lsrs r4, r4, #1            @ carry: n mod 8 = 4
-    bcs 4f
-    b \p\()_0
-4:  subs r0, #64
-    b \p\()_4
-2:  lsrs r4, r4, #1            @ carry: n mod 8 = 6
-    bcs 6f
-    subs r0, #96
-    b \p\()_6
-6:  subs r0, #32
-    b \p\()_2
-1:  lsrs r4, r4, #1            @ carry: n mod 4 = 3
-    bcs 3f
-    lsrs r4, r4, #1            @ carry: n mod 8 = 5
-    bcs 5f
-    subs r0, #112
-    b \p\()_7
-5:  subs r0, #48
-    b \p\()_3
-3:  lsrs r4, r4, #1            @ carry: n mod 8 = 7
-    bcs 7f
-    subs r0, #80
-    b \p\()_5
-7:  subs r0, #16
-    b \p\()_1
-    .endm
-
+@ a multiple of 8), r0 moved back by as many slots, so that each turn takes eight: the
+@ entries \p_e1 .. \p_e7 below; \p_e0 (n mod 8 = 0) also takes the empty runs.
 @ Eight candidates a turn (r0 .. r0 + 112): the loop's own cost, five cycles, is shared
 @ eight ways. The protected handlers of slots 0-3 before the loop and of slots 4-7 after
 @ it, within reach of the slots' conditional branches (+-256 bytes); for the same reason
 @ the turn's branch back is a B after a BHS.
     .macro LOOP8 dy_test, p
+\p\()_empty:
+    NEXT_RUN
 \p\()_sep0:
     PROTECTED \p\()_1
 \p\()_sep1:
@@ -185,6 +155,9 @@ flockscope_scan_neighbours:
     PROTECTED \p\()_3
 \p\()_sep3:
     PROTECTED \p\()_4
+\p\()_e0:
+    cmp r0, lr
+    beq \p\()_empty
 \p\()_0:
     CANDIDATE 0, \p\()_1, \p\()_sep0, \dy_test
 \p\()_1:
@@ -207,7 +180,7 @@ flockscope_scan_neighbours:
     bhs 1f
     b \p\()_0
 1:  ldr r5, [sp, #4]
-    b .Lnext_run
+    NEXT_RUN
 \p\()_sep4:
     PROTECTED \p\()_5
 \p\()_sep5:
@@ -216,24 +189,43 @@ flockscope_scan_neighbours:
     PROTECTED \p\()_7
 \p\()_sep7:
     PROTECTED \p\()_tail
+\p\()_e1:
+    subs r0, #112
+    b \p\()_7
+\p\()_e2:
+    subs r0, #96
+    b \p\()_6
+\p\()_e3:
+    subs r0, #80
+    b \p\()_5
+\p\()_e4:
+    subs r0, #64
+    b \p\()_4
+\p\()_e5:
+    subs r0, #48
+    b \p\()_3
+\p\()_e6:
+    subs r0, #32
+    b \p\()_2
+\p\()_e7:
+    subs r0, #16
+    b \p\()_1
     .endm
 
-.Lnext_run:
-    ldr r4, [sp, #8]
-    cmp r5, r4
-    bhs .Ldone
-    ldm r5!, {r0, r4}          @ begin, end (r5: the next pair)
-    str r5, [sp, #4]
-    mov lr, r4
-    subs r4, r4, r0            @ bytes in the run
-    beq .Lnext_run
-    ldr r6, [sp, #20]
-    cmp r5, r6                 @ the outer rows' two pairs (every pair with middle_whole 0):
-    bls .Ldy_dispatch          @ with the dy test
-    DISPATCH .Lw               @ a middle row's run, without it
-.Ldy_dispatch:
-    DISPATCH .Ldy
     LOOP8 1, .Ldy
     LOOP8 0, .Lw
     .size flockscope_scan_neighbours, . - flockscope_scan_neighbours
+
+@ The entries (Thumb addresses: bit 0 set), read by make_runs and the trims.
+    .section .data.flockscope_scan_entries, "aw", %progbits
+    .align 2
+    .global flockscope_scan_entries
+    .type flockscope_scan_entries, %object
+flockscope_scan_entries:
+    .word .Ldy_e0 + 1, .Ldy_e1 + 1, .Ldy_e2 + 1, .Ldy_e3 + 1
+    .word .Ldy_e4 + 1, .Ldy_e5 + 1, .Ldy_e6 + 1, .Ldy_e7 + 1
+    .word .Lw_e0 + 1, .Lw_e1 + 1, .Lw_e2 + 1, .Lw_e3 + 1
+    .word .Lw_e4 + 1, .Lw_e5 + 1, .Lw_e6 + 1, .Lw_e7 + 1
+    .word .Ldone + 1
+    .size flockscope_scan_entries, . - flockscope_scan_entries
 

@@ -61,19 +61,39 @@ struct NeighbourSums {
   std::int32_t seen;            // how many
   std::int32_t sep_x, sep_y;    // sum of (self - other) over the protected ones
 };
+// One run of the stencil: the slots [begin, end) of one grid row's cells, and where the
+// Thumb-1 scan enters its eight-candidate loop for it (scan_entry(); the host's C++ scan
+// does not read it).
+struct ScanRun {
+  const NearBoid* begin;
+  const NearBoid* end;
+  const void* entry;
+};
 struct ScanJob {
   std::int32_t x, y;            // 0, 4: the boid (Q23.9)
   std::uint32_t visual2;        // 8: visualRange^2 in 2^-18 px^2 (the Q23.9 range squared)
   std::uint32_t protected2;     // 12
   NeighbourSums s;              // 16 .. 40: sum_x, sum_y, sum_vx, sum_vy, seen, sep_x, sep_y
-  std::uint32_t runs;           // 44: how many [begin, end) pairs follow
-  const NearBoid* run[2 * kMaxRuns];  // 48 (make_runs: the outer rows' two runs first)
-  // 120: nonzero: the runs after the first two (the middle rows') go without the early
+  std::uint32_t runs;           // 44: how many runs follow
+  // 48, 12 bytes each (make_runs: the outer rows' two runs first); for the Thumb-1 scan,
+  // run[runs].entry = scan_end_entry() (its end).
+  ScanRun run[kMaxRuns + 1];
+  // 168: nonzero: the runs after the first two (the middle rows') go without the early
   // test on dy alone (d2 decides there; set by make_runs() where d2 cannot wrap, see
   // configure()).
   std::uint32_t middle_whole;
 };
-static_assert(sizeof(void*) != 4 || offsetof(ScanJob, middle_whole) == 120, "scan_m0.S reads middle_whole at 120");
+static_assert(sizeof(void*) != 4 || (offsetof(ScanJob, run) == 48 && sizeof(ScanRun) == 12),
+              "scan_m0.S and rules_m0.S read the runs at 48, 12 bytes each");
+// The Thumb-1 scan's entries (scan_m0.S; null on the host, whose scan is C++): [0..7] with
+// the test on dy alone, [8..15] without it, by the run's length modulo 8 (the loop takes
+// eight candidates a turn and is entered part-way, as a Duff's device; an empty run has
+// length 0 and takes entry 0 or 8, which tests for it); [16] the end of the scan.
+extern "C" const void* const flockscope_scan_entries[17];
+inline const void* scan_entry(bool dy_test, const NearBoid* begin, const NearBoid* end) {
+  return flockscope_scan_entries[(dy_test ? 0 : 8) + (std::uint32_t(end - begin) & 7u)];
+}
+inline const void* scan_end_entry() { return flockscope_scan_entries[16]; }
 // Scans the job's runs for one boid (the caller zeroes the sums). A candidate is rejected
 // when dy^2 >= visual2 (after the first two runs only with middle_whole 0), else at squared
 // distance d2 = dx^2 + dy^2 (32-bit unsigned) it is
@@ -269,6 +289,8 @@ class BoardFlock {
   // A fast job's runs for the boid at (job.x, job.y) cut as `trim` allows (StencilTrim;
   // the C++ of what flockscope_update_run does on the RP2040).
   static void trim_runs(ScanJob& job, const StencilTrim& trim);
+  // Every run's entry for the Thumb-1 scan (scan_entry()), and the end's after them.
+  static void set_scan_entries(ScanJob& job);
   // Whether the rules' fast path is in use (configure(): weights in [0, 1), dt 1, predator
   // range below 128 px).
   bool rules_fast() const { return rules_fast_; }
