@@ -450,6 +450,49 @@ TEST(BoardDraw, StatusLineAndFlock) {
   EXPECT_FALSE(f.get(105, 200));
 }
 
+// The status line's text, drawn a glyph row at a time into the framebuffer's words: the
+// digit 1 at scale 1 as its font rows say (2, 6, 2, 2, 7: the leftmost dot in bit 2); at
+// any x, across the words' edges, the same pixels as at x = 0 moved by x; at scale k each
+// pixel of scale 1 as a k x k block; cut by the screen's edges, the visible part of it.
+TEST(BoardDraw, TextIsTheFontAtAnyPlaceAndScale) {
+  std::vector<std::uint32_t> words(fb::kFbWords, 0);
+  fb::Framebuffer f(words.data());
+  EXPECT_EQ(f.text(0, 0, "1", 1), 4);
+  const char* one[5] = {".#.", "##.", ".#.", ".#.", "###"};
+  for (int r = 0; r < 5; ++r)
+    for (int c = 0; c < 4; ++c) EXPECT_EQ(f.get(c, r), c < 3 && one[r][c] == '#') << c << "," << r;
+  const char* s = "N 2000  FPS 30.0  T 125";
+  for (int scale = 1; scale <= 3; ++scale) {
+    f.clear();
+    const int w = f.text(0, 0, s, scale);
+    EXPECT_EQ(w, 4 * scale * int(std::strlen(s)));
+    std::vector<std::uint8_t> ref(std::size_t(w) * 5 * scale);
+    int lit = 0;
+    for (int y = 0; y < 5 * scale; ++y)
+      for (int x = 0; x < w; ++x) lit += ref[std::size_t(y * w + x)] = f.get(x, y);
+    EXPECT_GT(lit, 50 * scale * scale);
+    if (scale > 1) {
+      std::vector<std::uint32_t> words1(fb::kFbWords, 0);
+      fb::Framebuffer f1(words1.data());
+      f1.text(0, 0, s, 1);
+      for (int y = 0; y < 5 * scale; ++y)
+        for (int x = 0; x < w; ++x) ASSERT_EQ(ref[std::size_t(y * w + x)], f1.get(x / scale, y / scale)) << x << "," << y;
+    }
+    for (const int x0 : {1, 5, 27, 28, 29, 30, 31, 32, 63, 300, 545, 560, 620, -3, -40}) {
+      for (const int y0 : {0, 7, 470, -2}) {
+        f.clear();
+        f.text(x0, y0, s, scale);
+        for (int y = 0; y < fb::kFbHeight; y += (y < 20 || y > 460) ? 1 : 100)
+          for (int x = 0; x < fb::kFbWidth; ++x) {
+            const int rx = x - x0, ry = y - y0;
+            const bool want = rx >= 0 && rx < w && ry >= 0 && ry < 5 * scale && ref[std::size_t(ry * w + rx)];
+            ASSERT_EQ(f.get(x, y), want) << "scale " << scale << " at " << x0 << "," << y0 << ": pixel " << x << "," << y;
+          }
+      }
+    }
+  }
+}
+
 // The firmware erases last frame's predator crosses band by band (one band per core): two
 // bands together clear every pixel draw_predators() set, also for crosses cut by the
 // split row and by the screen's edges, and nothing else.

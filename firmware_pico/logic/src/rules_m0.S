@@ -522,8 +522,13 @@ flockscope_update_run:
     ldr r1, =flockscope_scan_entries
     movs r3, #48
     adds r3, r0, r3            @ &run[0]
-    RUNS_ENTRIES 2             @ the outer rows', with the test on dy alone
-    ldr r4, [r0, #44]          @ runs
+    ldr r4, [r5, #4]           @ trim: the outer rows' entries are set with each trim
+    cmp r4, #0
+    beq 3f
+    adds r3, #24
+    b 4f
+3:  RUNS_ENTRIES 2             @ the outer rows', with the test on dy alone
+4:  ldr r4, [r0, #44]          @ runs
     movs r6, #12
     muls r4, r6, r4
     adds r4, r4, r0
