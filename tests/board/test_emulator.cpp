@@ -28,6 +28,8 @@
 #include <stb/stb_image.h>
 
 #include "emulator_process.hpp"
+#include "flockscope/board/board_flock.hpp"
+#include "flockscope/board/host_storage.hpp"
 #include "vb_client.hpp"
 
 namespace proto = flockscope::protocol;
@@ -214,6 +216,20 @@ TEST(Emulator, TwoCoresShareTheUpdateAndMakeTheOneCoreFlock) {
   const std::string hash = one.field("state hash");
   ASSERT_EQ(hash.size(), 16u) << one.out;
   EXPECT_EQ(dual.field("state hash"), hash) << "two cores made a different flock";
+  // And both are the host's flock: BoardFlock compiled for this machine (the C++ scan,
+  // rules and sort, not the board's Thumb-1 ones) from the same seed and defaults, after
+  // as many steps as the board's frame number.
+  namespace fb = flockscope::board;
+  fb::HostFlockStorage storage(800);
+  fb::ParamStore store{fb::BoardLimits{}};
+  fb::BoardFlock host(storage.buffers);
+  host.reset(store, 1, 800);
+  const int frame = std::atoi(one.field("(frame").c_str());  // "state hash H (frame F)"
+  ASSERT_GT(frame, 0) << one.out;
+  for (int i = 0; i < frame; ++i) host.step();
+  char host_hash[17];
+  std::snprintf(host_hash, sizeof host_hash, "%016llx", static_cast<unsigned long long>(host.state_hash()));
+  EXPECT_EQ(hash, host_hash) << "the board's flock differs from the host's after " << frame << " frames";
   // Core 0's stack (over 4 KB deep while the link sends) must not reach into core 1's: in
   // the SDK's default place, right under core 0's, it overwrote a waiting core 1's frames.
   EXPECT_EQ(dual.field("stack overlap"), "no") << dual.out;
