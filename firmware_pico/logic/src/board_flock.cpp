@@ -296,18 +296,36 @@ void BoardFlock::sort_move(std::uint32_t cell_begin, std::uint32_t cell_end) {
   }
 }
 
+namespace {
+// sort_finish()'s per-slot pass (plain data with fixed offsets: the RP2040 build runs it in
+// Thumb-1, sort_m0.S): the arrays from the first slot on.
+struct SortFinishJob {
+  NearBoid *near, *near_end;              // 0, 4
+  std::int32_t *x, *y, *vx, *vy;          // 8, 12, 16, 20
+};
+static_assert(sizeof(void*) != 4 || sizeof(SortFinishJob) == 24, "sort_m0.S reads SortFinishJob at fixed offsets");
+}  // namespace
+extern "C" void flockscope_sort_finish(const SortFinishJob* job);
+#ifndef FLOCKSCOPE_SORT_ASM
+extern "C" void flockscope_sort_finish(const SortFinishJob* job) {
+  std::int32_t *x = job->x, *y = job->y, *vx = job->vx, *vy = job->vy;
+  for (NearBoid* b = job->near; b != job->near_end; ++b, ++x, ++y, ++vx, ++vy) {
+    *x = b->x, *y = b->y, *vx = b->vx, *vy = b->vy;
+    *b = {round_q9(b->x), round_q9(b->y), round_q9(b->vx), round_q9(b->vy)};
+  }
+}
+#endif
+
 void BoardFlock::sort_finish(std::uint32_t begin, std::uint32_t end) {
-  NearBoid* near = buf_.near;
-  fix *x = buf_.x, *y = buf_.y, *vx = buf_.vx, *vy = buf_.vy;
+  if (end > n_) end = n_;
+  if (begin >= end) return;
+  static_assert(sizeof(fix) == sizeof(std::int32_t), "fix is its raw Q16.16 word");
+  const SortFinishJob job{buf_.near + begin, buf_.near + end, &buf_.x[begin].raw, &buf_.y[begin].raw,
+                          &buf_.vx[begin].raw, &buf_.vy[begin].raw};
+  flockscope_sort_finish(&job);
   std::uint16_t* id = buf_.id;
   const std::uint16_t* sid = buf_.sid;
-  if (end > n_) end = n_;
-  for (std::uint32_t k = begin; k < end; ++k) {
-    NearBoid& b = near[k];
-    x[k].raw = b.x, y[k].raw = b.y, vx[k].raw = b.vx, vy[k].raw = b.vy;
-    id[k] = sid[k];
-    b = {round_q9(b.x), round_q9(b.y), round_q9(b.vx), round_q9(b.vy)};
-  }
+  for (std::uint32_t k = begin; k < end; ++k) id[k] = sid[k];
 }
 
 // ---- the neighbour scan
