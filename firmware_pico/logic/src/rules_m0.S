@@ -498,10 +498,17 @@ flockscope_rules:
 @ code), or end. Per slot: the scout test, the job's position from the snapshot, the
 @ stencil trimmed (BoardFlock::trim_runs, when run->trim is set), the scan (timed through
 @ run->clock when set), the rules.
+@ The scan runs inline: this routine sets the scan loop's registers and stack slots (see
+@ scan_m0.S: r1, r2 the boid, r3 the interpolators, r8 visual2, r9 protected2, r10 seen,
+@ r11 1, r12 sep x; [sp+4] the next run, [sp+16] sep y) and enters the job's first run;
+@ the run after the last has this routine's .Lrun_scanned as its entry (set once per
+@ call), so the scan's loops come back here without a call, and the ranges and the
+@ constant stay in their registers from slot to slot (flockscope_rules keeps r4-r11).
 @ UpdateRun offsets (board_flock.hpp): job 0, trim 4, rules 8, near 12, id 16, scout_end 20,
 @ clock 24, scan_cycles 28, code 32. StencilTrim: top9 0, bottom9 4, left9 8, right9 12,
-@ top[4] 16, bottom[4] 32. ScanJob: x 0, y 4, visual2 8, run[] 48 (begin, end, entry).
-@ Registers: r5 run, r8 k, r9 end (the callees keep r4-r11).
+@ top[4] 16, bottom[4] 32. ScanJob: x 0, y 4, visual2 8, protected2 12, sums 16..40,
+@ runs 44, run[] 48 (begin, end, entry), middle_whole 168.
+@ Stack: [sp] run, [sp+8] k, [sp+12] end, [sp+20] the clock before the scan.
     .section .time_critical.flockscope_update_run, "ax", %progbits
     .align 2
     .global flockscope_update_run
@@ -511,14 +518,18 @@ flockscope_update_run:
     push {r4-r7, lr}
     mov r4, r8
     mov r5, r9
-    push {r4, r5}
-    mov r8, r1
-    mov r9, r2
-    movs r5, r0
+    mov r6, r10
+    mov r7, r11
+    push {r4-r7}
+    sub sp, #24
+    str r0, [sp, #0]
+    str r1, [sp, #8]
+    str r2, [sp, #12]
     cmp r1, r2
     blo 2f
     b .Lrun_end
-2:  ldr r0, [r5, #0]           @ the job: its runs' entries (BoardFlock::set_scan_entries)
+2:  movs r5, r0
+    ldr r0, [r5, #0]           @ the job: its runs' entries (BoardFlock::set_scan_entries)
     ldr r1, =flockscope_scan_entries
     movs r3, #48
     adds r3, r0, r3            @ &run[0]
@@ -539,20 +550,29 @@ flockscope_update_run:
     beq 1f
     adds r1, #32
 1:  cmp r3, r4
-    bhs .Lslot
+    bhs 5f
     RUNS_ENTRIES 1
     b 1b
+5:  ldr r6, =.Lrun_scanned + 1 @ the scan's end: back here
+    str r6, [r4, #8]
+    ldr r6, [r0, #8]
+    mov r8, r6                 @ visual2
+    ldr r6, [r0, #12]
+    mov r9, r6                 @ protected2
+    movs r6, #1
+    mov r11, r6
 .Lslot:
+    ldr r5, [sp, #0]
+    ldr r6, [sp, #8]           @ k
     ldr r0, [r5, #16]          @ id[k]
-    mov r1, r8
-    lsls r1, r1, #1
+    lsls r1, r6, #1
     ldrh r0, [r0, r1]
     ldr r1, [r5, #20]
     cmp r0, r1
-    blo .Lrun_scout
-    ldr r0, [r5, #12]          @ near[k]: the job's position
-    mov r1, r8
-    lsls r1, r1, #4
+    bhs 7f
+    b .Lrun_scout
+7:  ldr r0, [r5, #12]          @ near[k]: the job's position
+    lsls r1, r6, #4
     adds r1, r0, r1
     ldr r2, [r1, #0]
     ldr r3, [r1, #4]
@@ -584,30 +604,69 @@ flockscope_update_run:
 .Lrun_scan:
     ldr r1, [r5, #24]          @ clock
     cmp r1, #0
+    beq 6f
+    blx r1
+    str r0, [sp, #20]          @ the clock before the scan
+6:  ldr r0, [r5, #0]           @ the scan: the boid, the sums zeroed, the first run
+    ldr r1, [r0, #0]
+    ldr r2, [r0, #4]
+    movs r3, #0xd0
+    lsls r3, r3, #24
+    adds r3, #0x80             @ the interpolators
+    movs r4, #0
+    str r4, [sp, #16]
+    str r4, [r3, #0]
+    str r4, [r3, #4]
+    str r4, [r3, #0x40]
+    str r4, [r3, #0x44]
+    mov r10, r4
+    mov r12, r4
+    movs r5, #48
+    adds r5, r0, r5            @ &run[0]
+    ldm r5!, {r0, r4, r6}      @ begin, end, entry (scan_m0.S's NEXT_RUN)
+    str r5, [sp, #4]
+    mov lr, r4
+    bx r6
+.Lrun_scanned:                 @ the scan's end: its sums into the job
+    ldr r5, [sp, #0]
+    ldr r0, [r5, #0]
+    ldr r4, [r3, #0]
+    str r4, [r0, #16]
+    ldr r4, [r3, #4]
+    str r4, [r0, #20]
+    ldr r4, [r3, #0x40]
+    str r4, [r0, #24]
+    ldr r4, [r3, #0x44]
+    str r4, [r0, #28]
+    mov r4, r10
+    str r4, [r0, #32]
+    mov r4, r12
+    str r4, [r0, #36]
+    ldr r4, [sp, #16]
+    str r4, [r0, #40]
+    ldr r1, [r5, #24]          @ clock
+    cmp r1, #0
     bne .Lrun_timed
-    bl flockscope_scan_neighbours
 .Lrun_rules:
     ldr r0, [r5, #0]
     ldr r1, [r5, #8]
-    mov r2, r8
+    ldr r2, [sp, #8]
     bl flockscope_rules
     cmp r0, #0
     bne .Lrun_stop
-    mov r0, r8
+    ldr r0, [sp, #8]
     adds r0, r0, #1
-    mov r8, r0
-    cmp r0, r9
-    blo .Lslot
+    str r0, [sp, #8]
+    ldr r1, [sp, #12]
+    cmp r0, r1
+    bhs .Lrun_end
+    b .Lslot
 .Lrun_end:
-    mov r0, r9
+    ldr r0, [sp, #12]
     b .Lrun_return
 .Lrun_timed:
     blx r1
-    movs r4, r0                @ the clock before the scan
-    ldr r0, [r5, #0]
-    bl flockscope_scan_neighbours
-    ldr r1, [r5, #24]
-    blx r1
+    ldr r4, [sp, #20]
     subs r0, r0, r4
     lsls r0, r0, #8            @ modulo 2^24
     lsrs r0, r0, #8
@@ -618,12 +677,16 @@ flockscope_update_run:
 .Lrun_scout:
     movs r0, #3                @ kRunScout
 .Lrun_stop:
+    ldr r5, [sp, #0]
     str r0, [r5, #32]
-    mov r0, r8
+    ldr r0, [sp, #8]
 .Lrun_return:
-    pop {r1, r2}
-    mov r8, r1
-    mov r9, r2
+    add sp, #24
+    pop {r4-r7}
+    mov r8, r4
+    mov r9, r5
+    mov r10, r6
+    mov r11, r7
     pop {r4-r7, pc}
     .ltorg
     .size flockscope_update_run, . - flockscope_update_run
