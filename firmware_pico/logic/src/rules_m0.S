@@ -20,6 +20,7 @@
     .syntax unified
     .cpu cortex-m0plus
     .thumb
+#include "scan_m0.inc"
 @ \a = floor(\a w / 2^16) for a weight \w in [0, 1) (fix's product by such a weight):
 @ (a >> 16) w + ((a & 0xFFFF) w >> 16); \t is scratch.
     .macro MUL_WEIGHT a, w, t
@@ -610,40 +611,14 @@ flockscope_update_run:
 6:  ldr r0, [r5, #0]           @ the scan: the boid, the sums zeroed, the first run
     ldr r1, [r0, #0]
     ldr r2, [r0, #4]
-    movs r3, #0xd0
-    lsls r3, r3, #24
-    adds r3, #0x80             @ the interpolators
-    movs r4, #0
-    str r4, [sp, #16]
-    str r4, [r3, #0]
-    str r4, [r3, #4]
-    str r4, [r3, #0x40]
-    str r4, [r3, #0x44]
-    mov r10, r4
-    mov r12, r4
+    SCAN_ZERO
     movs r5, #48
     adds r5, r0, r5            @ &run[0]
-    ldm r5!, {r0, r4, r6}      @ begin, end, entry (scan_m0.S's NEXT_RUN)
-    str r5, [sp, #4]
-    mov lr, r4
-    bx r6
+    NEXT_RUN
 .Lrun_scanned:                 @ the scan's end: its sums into the job
     ldr r5, [sp, #0]
     ldr r0, [r5, #0]
-    ldr r4, [r3, #0]
-    str r4, [r0, #16]
-    ldr r4, [r3, #4]
-    str r4, [r0, #20]
-    ldr r4, [r3, #0x40]
-    str r4, [r0, #24]
-    ldr r4, [r3, #0x44]
-    str r4, [r0, #28]
-    mov r4, r10
-    str r4, [r0, #32]
-    mov r4, r12
-    str r4, [r0, #36]
-    ldr r4, [sp, #16]
-    str r4, [r0, #40]
+    SCAN_SUMS
     ldr r1, [r5, #24]          @ clock
     cmp r1, #0
     bne .Lrun_timed

@@ -12,7 +12,9 @@
 @   r0 candidate (NearBoid*, 16 bytes: x, y, vx, vy Q23.9)   lr  end of the run
 @   r1 x of the boid   r2 y of the boid   r3 the interpolators (SIO + 0x80)
 @   r4-r7 scratch      r8 visual2   r9 protected2   r10 seen   r11 1   r12 sep x
-@ Stack: [sp] job, [sp+4] the next run, [sp+16] sep y.
+@ Stack: [sp] job, [sp+4] the next run, [sp+16] sep y. flockscope_update_run (rules_m0.S)
+@ enters these loops too, with the same registers and the same two stack slots in its own
+@ frame, and sets its own label as the last run's entry (the scan inline, no call).
 @ Eight candidates a turn. Cycles (M0+, RAM) per candidate, the loop's share included: 7.6
 @ out of range in y, 14.6 out of the circle, 23.6 visible; in the middle runs (middle_whole)
 @ 2 fewer for the last two, 12.6 out of range in y.
@@ -30,6 +32,7 @@
     .syntax unified
     .cpu cortex-m0plus
     .thumb
+#include "scan_m0.inc"
     .section .time_critical.flockscope_scan_neighbours, "ax", %progbits
     .align 2
     .global flockscope_scan_neighbours
@@ -46,17 +49,7 @@ flockscope_scan_neighbours:
     str r0, [sp, #0]
     movs r5, #48
     adds r5, r0, r5            @ &run[0]
-    movs r3, #0xd0
-    lsls r3, r3, #24
-    adds r3, #0x80             @ the interpolators
-    movs r4, #0
-    str r4, [sp, #16]
-    str r4, [r3, #0]           @ the four sums
-    str r4, [r3, #4]
-    str r4, [r3, #0x40]
-    str r4, [r3, #0x44]
-    mov r10, r4
-    mov r12, r4
+    SCAN_ZERO
     movs r4, #1
     mov r11, r4
     ldr r1, [r0, #0]
@@ -65,14 +58,6 @@ flockscope_scan_neighbours:
     mov r8, r4
     ldr r4, [r0, #12]
     mov r9, r4
-@ On to the run at r5: r0 its begin, lr its end, and its entry.
-    .macro NEXT_RUN
-    ldm r5!, {r0, r4, r6}      @ begin, end, entry
-    str r5, [sp, #4]
-    mov lr, r4
-    bx r6
-    .endm
-
 @ One candidate at r0 + \off: falls through (or returns) to \next.
 @ dy_test 0: without the test on dy alone (the middle runs, ScanJob::middle_whole: d2
 @ cannot wrap there), 2 cycles less for every candidate within range in y.
@@ -115,20 +100,7 @@ flockscope_scan_neighbours:
     NEXT_RUN
 .Ldone:
     ldr r0, [sp, #0]
-    ldr r4, [r3, #0]
-    str r4, [r0, #16]
-    ldr r4, [r3, #4]
-    str r4, [r0, #20]
-    ldr r4, [r3, #0x40]
-    str r4, [r0, #24]
-    ldr r4, [r3, #0x44]
-    str r4, [r0, #28]
-    mov r4, r10
-    str r4, [r0, #32]
-    mov r4, r12
-    str r4, [r0, #36]
-    ldr r4, [sp, #16]
-    str r4, [r0, #40]
+    SCAN_SUMS
     add sp, #24
     pop {r4-r7}
     mov r8, r4

@@ -163,7 +163,9 @@ struct StencilTrim {
 // its C++ version. It stops at the first slot it cannot finish, whose number it returns
 // (end when it finished them all), with the reason in `code`: kRunScout (a scout: nothing
 // done), or flockscope_rules' kRulesLimit or kRulesOff (the slot's scan done: the job holds
-// its position and sums).
+// its position and sums). The Thumb-1 version sets the job's runs' entries and makes its
+// own label the end's (it runs the scan's loops inline): a C++ caller that scans the job
+// afterwards sets them again (set_scan_entries).
 struct UpdateRun {
   ScanJob* job;                  // 0: its runs the cell's (make_runs)
   const StencilTrim* trim;       // 4
