@@ -300,17 +300,17 @@ namespace {
 // sort_finish()'s per-slot pass (plain data with fixed offsets: the RP2040 build runs it in
 // Thumb-1, sort_m0.S): the arrays from the first slot on.
 struct SortFinishJob {
-  NearBoid *near, *near_end;              // 0, 4
-  std::int32_t *x, *y, *vx, *vy;          // 8, 12, 16, 20
+  NearBoid *near, *near_end;  // 0, 4
+  fix *x, *y, *vx, *vy;       // 8, 12, 16, 20 (each its raw Q16.16 word)
 };
 static_assert(sizeof(void*) != 4 || sizeof(SortFinishJob) == 24, "sort_m0.S reads SortFinishJob at fixed offsets");
 }  // namespace
 extern "C" void flockscope_sort_finish(const SortFinishJob* job);
 #ifndef FLOCKSCOPE_SORT_ASM
 extern "C" void flockscope_sort_finish(const SortFinishJob* job) {
-  std::int32_t *x = job->x, *y = job->y, *vx = job->vx, *vy = job->vy;
+  fix *x = job->x, *y = job->y, *vx = job->vx, *vy = job->vy;
   for (NearBoid* b = job->near; b != job->near_end; ++b, ++x, ++y, ++vx, ++vy) {
-    *x = b->x, *y = b->y, *vx = b->vx, *vy = b->vy;
+    x->raw = b->x, y->raw = b->y, vx->raw = b->vx, vy->raw = b->vy;
     *b = {round_q9(b->x), round_q9(b->y), round_q9(b->vx), round_q9(b->vy)};
   }
 }
@@ -319,9 +319,9 @@ extern "C" void flockscope_sort_finish(const SortFinishJob* job) {
 void BoardFlock::sort_finish(std::uint32_t begin, std::uint32_t end) {
   if (end > n_) end = n_;
   if (begin >= end) return;
-  static_assert(sizeof(fix) == sizeof(std::int32_t), "fix is its raw Q16.16 word");
-  const SortFinishJob job{buf_.near + begin, buf_.near + end, &buf_.x[begin].raw, &buf_.y[begin].raw,
-                          &buf_.vx[begin].raw, &buf_.vy[begin].raw};
+  static_assert(sizeof(fix) == sizeof(std::int32_t), "sort_m0.S stores a fix as its raw word");
+  const SortFinishJob job{buf_.near + begin, buf_.near + end, buf_.x + begin, buf_.y + begin, buf_.vx + begin,
+                          buf_.vy + begin};
   flockscope_sort_finish(&job);
   std::uint16_t* id = buf_.id;
   const std::uint16_t* sid = buf_.sid;

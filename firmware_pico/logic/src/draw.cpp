@@ -127,10 +127,11 @@ void clamp_band(int& y0, int& y1) {
 template <bool On, class Pos>
 void band_dots(std::uint32_t* const words, const Pos pos, const std::uint32_t n, const int y0, const int y1) {
   constexpr int shift = Pos::kShift;
-  constexpr std::int32_t round = Pos::kRound;
+  // The rounding added as round_q9 adds it, modulo 2^32 (no signed overflow).
+  const auto rounded = [](std::int32_t raw) { return std::uint32_t(raw) + std::uint32_t(Pos::kRound); };
   if (y0 == 0 && y1 == kFbHeight) {  // the whole screen (one core): fewer values live
     for (std::uint32_t k = 0; k < n; ++k) {
-      const int x = (pos.x(k) + round) >> shift, y = (pos.y(k) + round) >> shift;
+      const int x = std::int32_t(rounded(pos.x(k))) >> shift, y = std::int32_t(rounded(pos.y(k))) >> shift;
       if (unsigned(x) < unsigned(kFbWidth - 1) && unsigned(y) < unsigned(kFbHeight - 1) && (x & 31) != 31) {
         const std::uint32_t m = 3u << (x & 31);
         std::uint32_t* const p = words + y * kFbWordsPerRow + (x >> 5);
@@ -144,9 +145,9 @@ void band_dots(std::uint32_t* const words, const Pos pos, const std::uint32_t n,
   }
   const std::uint32_t lo = std::uint32_t(y0 - 1) << shift, span = std::uint32_t(y1 - y0 + 1) << shift;
   for (std::uint32_t k = 0; k < n; ++k) {
-    const std::uint32_t w = std::uint32_t(pos.y(k) + round);
+    const std::uint32_t w = rounded(pos.y(k));
     if (w - lo >= span) continue;
-    const int x = (pos.x(k) + round) >> shift, y = std::int32_t(w) >> shift;
+    const int x = std::int32_t(rounded(pos.x(k))) >> shift, y = std::int32_t(w) >> shift;
     if (unsigned(x) < unsigned(kFbWidth - 1) && (x & 31) != 31) {
       const std::uint32_t m = 3u << (x & 31);
       std::uint32_t* const p = words + y * kFbWordsPerRow + (x >> 5);
