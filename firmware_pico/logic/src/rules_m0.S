@@ -565,10 +565,12 @@ flockscope_update_run:
 .Lslot:
     ldr r5, [sp, #0]
     ldr r6, [sp, #8]           @ k
+    ldr r1, [r5, #20]          @ scout_end: no scouts, no test
+    cmp r1, #0
+    beq 7f
     ldr r0, [r5, #16]          @ id[k]
-    lsls r1, r6, #1
-    ldrh r0, [r0, r1]
-    ldr r1, [r5, #20]
+    lsls r2, r6, #1
+    ldrh r0, [r0, r2]
     cmp r0, r1
     bhs 7f
     b .Lrun_scout
