@@ -83,8 +83,9 @@ struct ScanJob {
   // configure()).
   std::uint32_t middle_whole;
 };
-static_assert(sizeof(void*) != 4 || (offsetof(ScanJob, run) == 48 && sizeof(ScanRun) == 12),
-              "scan_m0.S and rules_m0.S read the runs at 48, 12 bytes each");
+static_assert(sizeof(void*) != 4 || (offsetof(ScanJob, run) == 48 && sizeof(ScanRun) == 12 &&
+                                      offsetof(ScanJob, middle_whole) == 168),
+              "scan_m0.S and rules_m0.S read the runs at 48, 12 bytes each, and middle_whole at 168");
 // The Thumb-1 scan's entries (scan_m0.S; null on the host, whose scan is C++): [0..7] with
 // the test on dy alone, [8..15] without it, by the run's length modulo 8 (the loop takes
 // eight candidates a turn and is entered part-way, as a Duff's device; an empty run has
