@@ -100,18 +100,6 @@
 96:
     .endm
 
-@ The scan's entry for the outer row's run at \run (ScanJob, trimmed): the one with the
-@ test on dy alone for its length modulo 8 (scan_entry(); r1 flockscope_scan_entries).
-    .macro RUN_ENTRY run
-    ldr r2, [r0, #\run]
-    ldr r3, [r0, #(\run + 4)]
-    subs r3, r3, r2            @ 16 bytes a candidate
-    lsls r3, r3, #25
-    lsrs r3, r3, #27           @ (length mod 8) x 4
-    ldr r3, [r1, r3]
-    str r3, [r0, #(\run + 8)]
-    .endm
-
 @ The entries of \n runs from r3 (ScanJob runs, 12 bytes each; r3 steps past them) from
 @ the table at r1, by each run's length modulo 8.
     .macro RUNS_ENTRIES n
@@ -516,13 +504,7 @@ flockscope_rules:
     .type flockscope_update_run, %function
     .thumb_func
 flockscope_update_run:
-    push {r4-r7, lr}
-    mov r4, r8
-    mov r5, r9
-    mov r6, r10
-    mov r7, r11
-    push {r4-r7}
-    sub sp, #24
+    SCAN_FRAME_ENTER
     str r0, [sp, #0]
     str r1, [sp, #8]
     str r2, [sp, #12]
@@ -602,8 +584,9 @@ flockscope_update_run:
     TRIM_ROW r2, 16, 48        @ the top row: top[] at 16, its run at 48
     TRIM_ROW r3, 32, 60        @ the bottom row: bottom[] at 32, its run at 60
     ldr r1, =flockscope_scan_entries
-    RUN_ENTRY 48
-    RUN_ENTRY 60
+    movs r3, #48
+    adds r3, r0, r3            @ the two trimmed outer rows' entries
+    RUNS_ENTRIES 2
 .Lrun_scan:
     ldr r1, [r5, #24]          @ clock
     cmp r1, #0
@@ -658,12 +641,6 @@ flockscope_update_run:
     str r0, [r5, #32]
     ldr r0, [sp, #8]
 .Lrun_return:
-    add sp, #24
-    pop {r4-r7}
-    mov r8, r4
-    mov r9, r5
-    mov r10, r6
-    mov r11, r7
-    pop {r4-r7, pc}
+    SCAN_FRAME_RETURN
     .ltorg
     .size flockscope_update_run, . - flockscope_update_run

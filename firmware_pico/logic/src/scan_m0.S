@@ -39,13 +39,7 @@
     .type flockscope_scan_neighbours, %function
     .thumb_func
 flockscope_scan_neighbours:
-    push {r4-r7, lr}
-    mov r4, r8
-    mov r5, r9
-    mov r6, r10
-    mov r7, r11
-    push {r4-r7}
-    sub sp, #24
+    SCAN_FRAME_ENTER
     str r0, [sp, #0]
     movs r5, #48
     adds r5, r0, r5            @ &run[0]
@@ -101,13 +95,7 @@ flockscope_scan_neighbours:
 .Ldone:
     ldr r0, [sp, #0]
     SCAN_SUMS
-    add sp, #24
-    pop {r4-r7}
-    mov r8, r4
-    mov r9, r5
-    mov r10, r6
-    mov r11, r7
-    pop {r4-r7, pc}
+    SCAN_FRAME_RETURN
 
 @ A run of n candidates enters its eight-slot loop at slot 8 - (n mod 8) (slot 0 when n is
 @ a multiple of 8), r0 moved back by as many slots, so that each turn takes eight: the
