@@ -85,6 +85,7 @@ void Measurement::start(board::Board& b, std::uint32_t boids, const std::uint32_
     std::uint32_t checked = 0;
     r.cases_mismatch = f.check_rules(&checked);
     r.cases_checked = checked;
+    r.scan_mismatch = f.check_scan();  // velocities beyond 16 bits: the snapshot saturates them
   }
   b.reset(b.params().active(board::pid::seed));
   systick_hw->rvr = 0xFFFFFF;

@@ -23,7 +23,7 @@ struct MeasureConfig {
 struct MeasureResult {
   std::uint32_t done, boids, frames;  // done = 1 once `frames` frames were averaged
   std::uint32_t grid, scan, update, draw, link, compute;  // mean cycles per frame
-  std::uint32_t scan_mismatch;  // check_scan() on the first and last warm-up frames: assembly vs C++ (0)
+  std::uint32_t scan_mismatch;  // check_scan() on the rare cases and the first and last warm-up frames: assembly vs C++ (0)
   std::uint32_t live_frame, live_boids, live_compute;  // the last frame (spawning runs)
   std::uint32_t cores;  // cores sharing the update (the image's)
   std::uint32_t hash_lo, hash_hi;  // BoardFlock::state_hash() when done

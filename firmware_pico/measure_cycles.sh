@@ -23,9 +23,10 @@
 # driver's copies), done in the frame's spare time. --streams MASK: only those streams
 # (PROTOCOL.md bits: 1 state, 2 predators, 4 metrics, 8 stats, 16 log); without the state
 # the metrics message covers every boid. The first and the last warm-up frames also check
-# the assembly scan against its C++ version and the rules' fast path against the general
-# rules, on every boid, and before the spawn the fast path meets the flock of its rare
-# branches (place_rules_cases); a non-zero count fails the script.
+# the assembly snapshot and scan against their C++ versions and the rules' fast path
+# against the general rules, on every boid, and before the spawn the fast path and the
+# snapshot meet the flock of their rare branches (place_rules_cases: speeds beyond the
+# snapshot's 16 bits among them); a non-zero count fails the script.
 #
 # With --cores 2 (before the other arguments) it runs build-pico/flockscope_pico_emu2.elf, the
 # same firmware with both cores sharing the update, on two emulated cores

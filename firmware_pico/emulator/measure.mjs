@@ -125,7 +125,7 @@ for (;;) {
     const scan = r.cores > 1 ? '  (scan not split out on two cores)' : `  scan ${m(r.scan)}`;
     console.log(`  grid ${m(r.grid)}${scan}  update ${m(r.update)}  draw ${m(r.draw)}  | compute ${m(r.compute)} (${(r.compute / (mcu.clkSys / 1000)).toFixed(2)} ms at ${mcu.clkSys / 1e6} MHz, budget ${(mcu.clkSys / 30e6).toFixed(3)} = 33.3 ms)  | link ${m(r.link)}`);
     const checked = warmup > 1 ? 'first and last warm-up frames' : 'first frame';
-    console.log(`  scan check (assembly vs C++, ${checked}): ${r.scan_mismatch} boids differ`);
+    console.log(`  scan check (assembly vs C++, ${r.cases > 0 ? 'rare cases, ' : ''}${checked}): ${r.scan_mismatch} boids differ`);
     if (settings.length) console.log(`  settings: ${settings.join(' ')} (${r.settings_applied} applied, ${r.settings_refused} refused)`);
     console.log(r.rules_checked === 0 ? `  rules check: the fast path is off`
       : `  rules check (fast path vs general rules, ${checked}): ${r.rules_mismatch} of ${r.rules_checked} boids differ`);

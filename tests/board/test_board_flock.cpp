@@ -68,7 +68,7 @@ fb::NeighbourSums all_pairs_sums(const fb::NearBoid* near, std::uint32_t n, std:
     if (separate) r.sep_x += dx, r.sep_y += dy;
     if (visible) {
       r.sum_x += std::uint32_t(near[j].x), r.sum_y += std::uint32_t(near[j].y);
-      r.sum_vx += near[j].vx, r.sum_vy += near[j].vy, ++r.seen;
+      r.sum_vx += near[j].vx(), r.sum_vy += near[j].vy(), ++r.seen;
     }
   }
   return r;
@@ -371,6 +371,48 @@ TEST(BoardFlock, GridScanFindsExactlyTheAllPairsNeighbours) {
 // left out) on the flock the emulator measures (2,000 boids, seed 1, fresh and after 300
 // steps): every boid's sums equal the whole stencil's, and the trim leaves out a real share
 // of the candidates (over 10 %), or it would not be worth its per-boid work.
+// The snapshot's velocity word (NearBoid::v): vx in the low half, vy in the high half, each
+// saturated to 16 bits (Q7.9: 64 px a frame is one step beyond). The neighbours of a boid
+// at 70 px a frame see 63.998; the sums add the halves as signed numbers.
+TEST(BoardFlock, SnapshotVelocitiesAreSaturatedSixteenBitHalves) {
+  static_assert(fb::pack_v9(1, -1) == 0xffff0001u);
+  static_assert(fb::pack_v9(32767, -32768) == 0x80007fffu);
+  static_assert(fb::pack_v9(40000, -40000) == 0x80007fffu);
+  static_assert(fb::pack_v9(32768, 0) == 0x7fffu);
+  constexpr fb::NearBoid b{0, 0, fb::pack_v9(-5, 300), 0};
+  static_assert(b.vx() == -5 && b.vy() == 300);
+
+  Pair pair(3);
+  fb::BoardFlock& f = *pair.board;
+  // In a row 10 px apart (visible to each other, none within the 8 px protected range).
+  f.set_boid(0, fb::fix(300), fb::fix(200), fb::fix(70), fb::fix::from_raw(128));  // vy 1/512 px
+  f.set_boid(1, fb::fix(310), fb::fix(200), fb::fix(64), fb::fix(-64));
+  f.set_boid(2, fb::fix(320), fb::fix(200), fb::fix(-70), fb::fix(0));
+  f.begin_step();
+  EXPECT_EQ(f.check_scan(), 0u);
+  std::int32_t vx[3] = {}, vy[3] = {};
+  std::uint32_t middle = 3;
+  for (std::uint32_t k = 0; k < 3; ++k) {
+    const fb::NearBoid& p = f.previous()[k];
+    const auto i = std::uint32_t((p.x >> 9) - 300) / 10;
+    ASSERT_LT(i, 3u);
+    vx[i] = p.vx(), vy[i] = p.vy();
+    if (i == 1) middle = k;
+  }
+  EXPECT_EQ(vx[0], 32767);  // 70 px a frame
+  EXPECT_EQ(vy[0], 1);
+  EXPECT_EQ(vx[1], 32767);  // 64 px a frame: one step beyond
+  EXPECT_EQ(vy[1], -32768);
+  EXPECT_EQ(vx[2], -32768);
+  EXPECT_EQ(vy[2], 0);
+  fb::ScanJob job;
+  f.scan_sums(middle, job);
+  EXPECT_EQ(job.s.seen, 2);
+  EXPECT_EQ(job.s.sum_vx, 32767 - 32768);
+  EXPECT_EQ(job.s.sum_vy, 1);
+  EXPECT_EQ(job.s.sum_x, std::uint32_t(620 << 9));
+}
+
 TEST(BoardFlock, TrimmedStencilGivesEveryBoidTheWholeStencilSums) {
   constexpr std::uint32_t n = 2000;
   fb::HostFlockStorage sa(4000, FLOCKSCOPE_MAX_CELLS), sb(4000, FLOCKSCOPE_MAX_CELLS);

@@ -275,7 +275,7 @@ TEST(Emulator, RulesFastPathMatchesTheGeneralRulesOnTheBoard) {
     ASSERT_EQ(m.status, 0) << m.out;
     EXPECT_EQ(m.field(rules_check), "0") << m.out;
     EXPECT_NE(m.out.find(" 0 of " + checked + " boids differ"), std::string::npos) << m.out;
-    EXPECT_EQ(m.field("scan check (assembly vs C++, first and last warm-up frames):"), "0") << m.out;
+    EXPECT_EQ(m.field("scan check (assembly vs C++, rare cases, first and last warm-up frames):"), "0") << m.out;
     // The rare branches (place_rules_cases, before the spawn): the same, every case boid
     // that is not a scout on the fast path.
     const std::string cases = "rules cases (the fast path's rare branches, before the spawn): 0 of ";

@@ -291,7 +291,7 @@ void BoardFlock::sort_move(std::uint32_t cell_begin, std::uint32_t cell_end) {
     const std::uint32_t c = cell[i];
     if (c - cell_begin >= span) continue;
     const std::uint32_t k = --start[c];
-    near[k] = {x[i].raw, y[i].raw, vx[i].raw, vy[i].raw};
+    near[k] = {x[i].raw, y[i].raw, std::uint32_t(vx[i].raw), vy[i].raw};
     sid[k] = id[i];
   }
 }
@@ -310,8 +310,9 @@ extern "C" void flockscope_sort_finish(const SortFinishJob* job);
 extern "C" void flockscope_sort_finish(const SortFinishJob* job) {
   fix *x = job->x, *y = job->y, *vx = job->vx, *vy = job->vy;
   for (NearBoid* b = job->near; b != job->near_end; ++b, ++x, ++y, ++vx, ++vy) {
-    x->raw = b->x, y->raw = b->y, vx->raw = b->vx, vy->raw = b->vy;
-    *b = {round_q9(b->x), round_q9(b->y), round_q9(b->vx), round_q9(b->vy)};
+    x->raw = b->x, y->raw = b->y, vx->raw = std::int32_t(b->v), vy->raw = b->w;
+    const std::int32_t vy9 = round_q9(b->w);
+    *b = {round_q9(b->x), round_q9(b->y), pack_v9(round_q9(std::int32_t(b->v)), vy9), vy9};
   }
 }
 #endif
@@ -353,7 +354,7 @@ void scan_fast_cpp(ScanJob* job) {
         sep_x += dx, sep_y += dy;
       } else {
         sum_x += std::uint32_t(p->x), sum_y += std::uint32_t(p->y);
-        sum_vx += p->vx, sum_vy += p->vy;
+        sum_vx += p->vx(), sum_vy += p->vy();
         ++seen;
       }
     }
@@ -506,7 +507,7 @@ void scan_general(ScanJob& job, const NearBoid* self, std::int32_t range9, std::
         s.sep_x += dx, s.sep_y += dy;
       } else if (visible) {
         s.sum_x += std::uint32_t(p->x), s.sum_y += std::uint32_t(p->y);
-        s.sum_vx += p->vx, s.sum_vy += p->vy;
+        s.sum_vx += p->vx(), s.sum_vy += p->vy();
         ++s.seen;
       }
     }
@@ -537,7 +538,7 @@ void scan_edge(ScanJob& job, std::int32_t range9) {
         sep_x += std::uint32_t(dx), sep_y += std::uint32_t(dy);
       } else if (d2 < vis2) {
         sum_x += std::uint32_t(p->x), sum_y += std::uint32_t(p->y);
-        sum_vx += std::uint32_t(p->vx), sum_vy += std::uint32_t(p->vy);
+        sum_vx += std::uint32_t(p->vx()), sum_vy += std::uint32_t(p->vy());
         ++seen;
       }
     }
@@ -689,6 +690,14 @@ bool same_sums(const NeighbourSums& a, const NeighbourSums& b) {
 std::uint32_t BoardFlock::check_scan() const {
   std::uint32_t differ = 0;
   for (std::uint32_t k = 0; k < n_; ++k) {
+    // The snapshot as sort_finish's C++ makes it from the state it wrote back.
+    const NearBoid& p = buf_.near[k];
+    const std::int32_t vy9 = round_q9(buf_.vy[k].raw);
+    if (p.x != round_q9(buf_.x[k].raw) || p.y != round_q9(buf_.y[k].raw) ||
+        p.v != pack_v9(round_q9(buf_.vx[k].raw), vy9) || p.w != vy9) {
+      ++differ;
+      continue;
+    }
     ScanJob a, b;
     if (!make_job(k, a)) continue;
     b = a;

@@ -538,6 +538,10 @@ flockscope_update_run:
     b 1b
 5:  ldr r6, =.Lrun_scanned + 1 @ the scan's end: back here
     str r6, [r4, #8]
+    movs r3, #0xd0
+    lsls r3, r3, #24
+    adds r3, #0x80
+    SCAN_LANES
     ldr r6, [r0, #8]
     mov r8, r6                 @ visual2
     ldr r6, [r0, #12]

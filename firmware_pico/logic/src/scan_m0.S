@@ -1,22 +1,25 @@
 @ flockscope_scan_neighbours(ScanJob* job) for the Cortex-M0+ (RP2040): the inner loop of
 @ the board's neighbour scan, the same arithmetic as the C++ version in board_flock.cpp
 @ (which the host builds and which BoardFlock::check_scan() compares with this one).
-@ The visible neighbours' sums of x, y, vx, vy go to the core's two SIO interpolators
-@ (ACCUM0_ADD and ACCUM1_ADD of each: a store adds the word to the accumulator in one
-@ cycle, as an ADD to a high register does), which leaves the candidate's x and y in
-@ registers for the sums instead of loading y twice, and the ranges in high registers for
-@ CMP. Each core has its own interpolators; nothing else on the board uses them (an
-@ interrupt handler that did would have to save them).
+@ The visible neighbours' sums of x, y, vx, vy go to the core's two SIO interpolators:
+@ x and y to ACCUM0_ADD and ACCUM1_ADD of interpolator 0 (a store adds the word to the
+@ accumulator in one cycle, as an ADD to a high register does), which leaves the
+@ candidate's x and y in registers for the sums instead of loading y twice, and the ranges
+@ in high registers for CMP; vx and vy, one word (NearBoid::v), to interpolator 1's
+@ BASE_1AND0, whose POP_LANE0 then adds both halves to its accumulators (SCAN_LANES: a
+@ load and a store, where two loads and two stores were). Each core has its own
+@ interpolators; nothing else on the board uses them (an interrupt handler that did would
+@ have to save them).
 @
 @ Registers in the loop:
-@   r0 candidate (NearBoid*, 16 bytes: x, y, vx, vy Q23.9)   lr  end of the run
+@   r0 candidate (NearBoid*, 16 bytes: x, y Q23.9, v)       lr  end of the run
 @   r1 x of the boid   r2 y of the boid   r3 the interpolators (SIO + 0x80)
 @   r4-r7 scratch      r8 visual2   r9 protected2   r10 seen   r11 1   r12 sep x
 @ Stack: [sp] job, [sp+4] the next run, [sp+16] sep y. flockscope_update_run (rules_m0.S)
 @ enters these loops too, with the same registers and the same two stack slots in its own
 @ frame, and sets its own label as the last run's entry (the scan inline, no call).
 @ Eight candidates a turn. Cycles (M0+, RAM) per candidate, the loop's share included: 7.6
-@ out of range in y, 14.6 out of the circle, 23.6 visible; in the middle runs (middle_whole)
+@ out of range in y, 14.6 out of the circle, 21.6 visible; in the middle runs (middle_whole)
 @ 2 fewer for the last two, 12.6 out of range in y.
 @ ScanJob offsets (board_flock.hpp): x 0, y 4, visual2 8, protected2 12, sum_x 16,
 @ sum_y 20, sum_vx 24, sum_vy 28, seen 32, sep_x 36, sep_y 40, run[] 48 (begin, end,
@@ -24,11 +27,11 @@
 @ make_runs and the trim: with or without the test on dy alone, by its length modulo 8), so
 @ a run costs a load of three words and a BX; the run after the last has the end's entry.
 @ Interpolator registers from SIO + 0x80: INTERP0_ACCUM0 0, ACCUM1 4, ACCUM0_ADD 0x34,
-@ ACCUM1_ADD 0x38; INTERP1_ACCUM0 0x40, ACCUM1 0x44, ACCUM0_ADD 0x74, ACCUM1_ADD 0x78.
+@ ACCUM1_ADD 0x38; INTERP1_ACCUM0 0x40, ACCUM1 0x44, POP_LANE0 0x54, BASE_1AND0 0x7c.
     .equ ACC_X, 0x34
     .equ ACC_Y, 0x38
-    .equ ACC_VX, 0x74
-    .equ ACC_VY, 0x78
+    .equ V_BASES, 0x7c
+    .equ V_POP, 0x54
     .syntax unified
     .cpu cortex-m0plus
     .thumb
@@ -44,6 +47,7 @@ flockscope_scan_neighbours:
     movs r5, #48
     adds r5, r0, r5            @ &run[0]
     SCAN_ZERO
+    SCAN_LANES
     movs r4, #1
     mov r11, r4
     ldr r1, [r0, #0]
@@ -73,10 +77,9 @@ flockscope_scan_neighbours:
     blo \sep                   @ d2 < protected2
     str r6, [r3, #ACC_X]       @ visible: sums of x, y, vx, vy and the count
     str r4, [r3, #ACC_Y]
-    ldr r4, [r0, #(\off + 8)]
-    ldr r5, [r0, #(\off + 12)]
-    str r4, [r3, #ACC_VX]
-    str r5, [r3, #ACC_VY]
+    ldr r4, [r0, #(\off + 8)]  @ v: vx and vy in 16 bits each
+    str r4, [r3, #V_BASES]
+    ldr r4, [r3, #V_POP]
     add r10, r11
     .endm
 

@@ -2,13 +2,14 @@
 @ pass of the board's counting sort, the same as its C++ version in board_flock.cpp (the
 @ host's): for each slot, the state scattered into `near` (Q16.16) back to the state
 @ arrays x, y, vx, vy, and `near` rounded in place to the Q23.9 snapshot the neighbour
-@ scans read (round_q9: (raw + 64) >> 7, arithmetic). The C++ compiler kept the six
-@ pointers in the stack and high registers (48 cycles a slot); here a slot is one LDM, one
-@ STM and four stores through one address stepped by the arrays' distances: 35 cycles.
+@ scans read (round_q9: (raw + 64) >> 7, arithmetic; the velocity packed into one word,
+@ pack_v9). The C++ compiler kept the six pointers in the stack and high registers;
+@ here a slot is one LDM, one STM and four stores through one address stepped by the
+@ arrays' distances: 45 cycles with the velocity's test and packing.
 @
 @ SortFinishJob offsets (board_flock.cpp): near 0, near_end 4, x 8, y 12, vx 16, vy 20
 @ (the arrays from the first slot on).
-@ Registers in the loop: r0 near, r2 x, r3 scratch address, r4-r7 a slot, r8 y - x,
+@ Registers in the loop: r0 near, r1 scratch, r2 x, r3 scratch, r4-r7 a slot, r8 y - x,
 @ r9 vx - y, r10 vy - vx (bytes), r12 near_end.
     .syntax unified
     .cpu cortex-m0plus
@@ -56,8 +57,18 @@ flockscope_sort_finish:
     asrs r6, r6, #7
     adds r7, #64
     asrs r7, r7, #7
-    subs r0, #16
-    stm r0!, {r4-r7}
+    asrs r3, r6, #15           @ vx and vy fit 16 bits: bits 15-31 all equal
+    adds r3, #1
+    asrs r1, r7, #15
+    adds r1, #1
+    orrs r1, r3
+    lsrs r1, r1, #1
+    bne 3f
+    uxth r3, r6                @ v: vx in the low half, vy in the high (pack_v9)
+    lsls r6, r7, #16
+    orrs r6, r3
+4:  subs r0, #16
+    stm r0!, {r4-r7}           @ x, y, v, w (vy)
     adds r2, #4
     cmp r0, r12
     blo 1b
@@ -66,4 +77,25 @@ flockscope_sort_finish:
     mov r9, r5
     mov r10, r6
     pop {r4-r7, pc}
+3:  ldr r3, =32767             @ v from vx and vy saturated (saturate16): rare, out of
+    cmp r6, r3                 @ the loop; w keeps vy
+    ble 5f
+    movs r6, r3
+5:  mvns r1, r3                @ -32768
+    cmp r6, r1
+    bge 6f
+    movs r6, r1
+6:  movs r1, r7
+    cmp r1, r3
+    ble 7f
+    movs r1, r3
+7:  mvns r3, r3
+    cmp r1, r3
+    bge 8f
+    movs r1, r3
+8:  uxth r6, r6
+    lsls r1, r1, #16
+    orrs r6, r1
+    b 4b
+    .ltorg
     .size flockscope_sort_finish, . - flockscope_sort_finish

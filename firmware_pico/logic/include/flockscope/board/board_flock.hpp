@@ -26,12 +26,26 @@ namespace flockscope::board {
 
 // ---- buffers
 // One boid of the previous frame as its neighbours see it: Q23.9 (1/512 px) position and
-// velocity, rounded from Q16.16 (round_q9). The neighbour scan reads only these (16 bytes a slot,
+// velocity, rounded from Q16.16 (round_q9). The velocity is one word, vx in the low half and
+// vy in the high half, each saturated to 16 bits (|v| < 64 px a frame; the parameters allow
+// at most 64): the Thumb-1 scan adds both halves to two sums with one store and one load
+// of an interpolator (scan_m0.S). The neighbour scan reads only x, y and v (16 bytes a slot,
 // one pointer, immediate offsets); during the sort the same memory holds the Q16.16
-// state being moved into grid order.
+// state being moved into grid order (x, y, vx in v, vy in w), and after it w keeps vy
+// rounded, which nothing reads.
 struct NearBoid {
-  std::int32_t x, y, vx, vy;
+  std::int32_t x, y;
+  std::uint32_t v;
+  std::int32_t w;
+  constexpr std::int32_t vx() const { return std::int16_t(v & 0xffffu); }
+  constexpr std::int32_t vy() const { return std::int32_t(v) >> 16; }
 };
+
+// The snapshot's velocity word from Q23.9 components (NearBoid::v).
+constexpr std::int32_t saturate16(std::int32_t v) { return v < -32768 ? -32768 : v > 32767 ? 32767 : v; }
+constexpr std::uint32_t pack_v9(std::int32_t vx9, std::int32_t vy9) {
+  return (std::uint32_t(saturate16(vx9)) & 0xffffu) | std::uint32_t(saturate16(vy9)) << 16;
+}
 
 struct FlockBuffers {
   fix *x, *y, *vx, *vy;      // state (Q16.16), in grid order from begin_step() on
@@ -281,8 +295,9 @@ class BoardFlock {
   void set_profile_clock(std::uint32_t (*clock)()) { clock_ = clock; }
   std::uint32_t scan_cycles() const { return scan_cycles_; }
   void clear_scan_cycles() { scan_cycles_ = 0; }
-  // After begin_step(): how many boids' fast-scan sums differ between
-  // flockscope_scan_neighbours (the RP2040's assembly) and the C++ version. 0 expected.
+  // After begin_step(): how many boids' snapshot (the sort's last pass: sort_m0.S on the
+  // RP2040) or fast-scan sums differ between the RP2040's assembly
+  // (flockscope_sort_finish, flockscope_scan_neighbours) and the C++ versions. 0 expected.
   std::uint32_t check_scan() const;
   // After begin_step(): how many boids the rules' fast path (flockscope_rules: rules_m0.S on
   // the RP2040, its C++ version on the host) gives a different next state than the general
