@@ -67,13 +67,17 @@ void BoardFlock::configure(const ParamStore& p) {
   // Grid: each boid scans the cells up to reach_ = 2 away (a 5 x 5 stencil of cells about
   // half the interaction range wide: 2.5 x 2.5 ranges instead of 3 x 3, about 30 % fewer
   // candidates). Cell indices come from a rounded-down reciprocal multiply of the whole
-  // pixel; two boids whose Q23.9 offset is inside the range are less than d = ceil(range +
-  // 1/512) whole pixels apart, and are at most reach_ cells apart when d * inv < reach_ * 2^16.
+  // pixel of the Q16.16 state. Two boids whose Q23.9 offsets are inside the range (at most
+  // range9 - 1 in each axis) are less than ((range9 - 1) * 128 + 128) / 2^16 px apart in
+  // Q16.16 (the snapshot rounds to the nearest 1/512), so their whole pixels are at most
+  // d = floor(((range9 - 1) * 128 + 127) / 2^16) + 1 apart (40 at a 40 px range), and
+  // their cells at most ceil(d * inv / 2^16) <= reach_ apart when d * inv <= reach_ * 2^16
+  // (20 px cells at a 40 px range).
   reach_ = reach_pref_;  // the runs of ScanJob hold 2 * reach_ + 1 rows
-  const auto d = std::uint32_t(std::ceil(range + 1.0 / 512));
+  const auto d = std::uint32_t(((std::uint64_t(range9_ > 0 ? range9_ - 1 : 0) << 7) + 127) >> 16) + 1;
   std::int32_t cs = std::int32_t((d + reach_ - 1) / reach_);
   if (cs < 1) cs = 1;
-  while (std::uint64_t(d) * (65536u / std::uint32_t(cs)) >= std::uint64_t(reach_) * 65536u) ++cs;
+  while (std::uint64_t(d) * (65536u / std::uint32_t(cs)) > std::uint64_t(reach_) * 65536u) ++cs;
   // The grid reaches past the screen (boids overshoot the margins, and clamped into the
   // edge cells they would all be each other's candidates), as far as max_cells allows, up
   // to 16 cells; coarser cells only if even the screen does not fit.

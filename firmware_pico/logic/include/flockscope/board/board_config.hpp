@@ -33,13 +33,13 @@
 #define FLOCKSCOPE_GRID_REACH 2
 #endif
 
-// Grid cells (a 2-byte cell start each): 3,500 hold the lab's 640 x 480 screen in cells of
-// half the 40 px range (21 px) with 16 cells (336 px) of margin: clumped flocks fly up to
+// Grid cells (a 2-byte cell start each): 3,584 hold the lab's 640 x 480 screen in cells of
+// half the 40 px range (20 px) with 16 cells (320 px) of margin: clumped flocks fly up to
 // 300 px off screen, and a boid whose stencil reaches the clamped outermost cells takes the
 // slower edge scan (with 8 cells of margin, 1,850 cells, that was 8 % of the lab's clumped
 // flock and a tenth of its frame).
 #ifndef FLOCKSCOPE_MAX_CELLS
-#define FLOCKSCOPE_MAX_CELLS 3500
+#define FLOCKSCOPE_MAX_CELLS 3584
 #endif
 
 // VGA pins, each through a resistor to the VGA connector (firmware_pico/vga.hpp).
