@@ -96,27 +96,15 @@ constexpr std::uint32_t kCores = 1;
 #endif
 
 // The drawing's split (set by core 0 before it posts kPassDraw): core 0 draws the rows
-// [0, split), core 1 [split, height); erase = the previous frame's dots are cleared first.
-struct DrawSplit {
-  int split;
-  bool erase;
-};
-DrawSplit g_draw_split{fb::kFbHeight, false};
-fb::BoardPredator g_last_pred[fb::kMaxPredators];  // the predators drawn last frame
-std::uint32_t g_last_npred = 0;
+// [0, split), core 1 [split, height).
+int g_draw_split = fb::kFbHeight;
 
-// One core's band of the drawing: the previous frame's dots and crosses cleared, the status
-// line's rows cleared, the boids drawn; all clipped to the rows [y0, y1).
-void draw_band(int y0, int y1, bool erase) {
+// One core's band of the drawing: its rows cleared (last frame's dots, crosses and status
+// line), then the boids' dots drawn, clipped to the rows [y0, y1).
+void draw_band(int y0, int y1) {
   fb::Framebuffer fbuf(g_fb);
-  const fb::BoardFlock& f = g_board->flock();
-  if (erase) {
-    fb::erase_previous_rows(fbuf, f, y0, y1);
-    const int s0 = y0, s1 = y1 < 16 ? y1 : 16;  // the status line: rows 0..15
-    if (s1 > s0) fbuf.clear(s0, s1 - s0);
-  }
-  fb::erase_predator_crosses(fbuf, g_last_pred, g_last_npred, y0, y1);
-  fb::draw_boids_rows(fbuf, f, y0, y1);
+  fbuf.clear(y0, y1 - y0);
+  fb::draw_boids_rows(fbuf, g_board->flock(), y0, y1);
 }
 
 // The frame's metrics message (two cores): core 1 computes it after Board::frame_end while
@@ -158,8 +146,7 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
       }
       break;
     case kPassDraw:
-      core == 0 ? draw_band(0, g_draw_split.split, g_draw_split.erase)
-                : draw_band(g_draw_split.split, fb::kFbHeight, g_draw_split.erase);
+      core == 0 ? draw_band(0, g_draw_split) : draw_band(g_draw_split, fb::kFbHeight);
       break;
     case kPassMetrics:  // (core 1 only)
       g_metrics = f.metrics(g_metrics_sample);
@@ -242,13 +229,16 @@ void step_flock() {
   g_board->flock().end_step();
 }
 
-// Erase where the boids were (the sorted previous frame), draw where they are: no full
-// clear, so the scan-out never shows an empty screen. The split between the cores' bands
-// is the row of the middle slot's previous position (slots are in grid order, so about
-// half the boids are above it).
-void draw_frame(fb::Framebuffer& fbuf, bool full_clear, std::uint32_t elapsed_s) {
+// Each band's rows cleared and its dots drawn, then the predators and the status line. A
+// row is blank only between its band's clear and its dots (the rows are cleared in one
+// pass of 27 cycles a row, ~13 K cycles for the screen, and the dots then drawn in
+// grid order, about top to bottom), so the scan-out never shows a whole empty screen:
+// erasing last frame's dots one by one cost ~45 cycles a boid and left each dot away for
+// longer. The split between the cores' bands is the row of the middle slot's previous
+// position (slots are in grid order, so about half the boids are above it).
+void draw_frame(std::uint32_t elapsed_s) {
+  fb::Framebuffer fbuf(g_fb);
   const fb::BoardFlock& f = g_board->flock();
-  if (full_clear) fbuf.clear();
   int split = fb::kFbHeight / 2;
   if (kCores == 1) {
     split = fb::kFbHeight;
@@ -256,11 +246,9 @@ void draw_frame(fb::Framebuffer& fbuf, bool full_clear, std::uint32_t elapsed_s)
     split = f.previous()[f.size() / 2].y >> 9;
     split = split < 0 ? 0 : split > fb::kFbHeight ? fb::kFbHeight : split;
   }
-  g_draw_split = {split, !full_clear};
+  g_draw_split = split;
   run_all(kPassDraw);
   fb::draw_predators(fbuf, f);
-  g_last_npred = f.predator_count();
-  for (std::uint32_t i = 0; i < g_last_npred; ++i) g_last_pred[i] = f.predator(i);
   fb::draw_status(fbuf, f.size(), g_board->pacer().fps(), elapsed_s);
 }
 
@@ -293,8 +281,7 @@ int main() {
                               g_bias, kCap,         FLOCKSCOPE_MAX_CELLS, fb::kMaxScouts};
   g_board = new (g_board_mem) fb::Board(cfg, bufs);
   if (measure.on()) measure.start(*g_board, cfg.boids, g_fb, kCores);
-  fb::Framebuffer fbuf(g_fb);
-  fbuf.clear();
+  fb::Framebuffer(g_fb).clear();
 #ifndef FLOCKSCOPE_NO_VGA
   vga_start(g_fb);
 #endif
@@ -304,7 +291,6 @@ int main() {
   g_board->set_metrics_source(metrics_from_core1);
 #endif
 
-  std::uint32_t last_size = 0, last_frame = 0;
   std::uint64_t last_log = time_us_64();
   std::uint64_t cycles_sum = 0;
   std::uint32_t cycles_frames = 0;
@@ -324,10 +310,7 @@ int main() {
       step_flock();
     }
     const std::uint64_t td = time_us_64();
-    const bool full_clear = f.size() < last_size || f.frame() < last_frame;
-    draw_frame(fbuf, full_clear, g_board->elapsed_ms() / 1000);
-    last_size = f.size();
-    last_frame = f.frame();
+    draw_frame(g_board->elapsed_ms() / 1000);
     const std::uint64_t t1 = time_us_64();
     g_board->frame_end(t1, std::uint32_t(t1 - t0));
 #ifndef FLOCKSCOPE_SINGLE_CORE

@@ -376,9 +376,10 @@ TEST(BoardPacing, AutoSpawnFillsTheBudgetThenStops) {
   EXPECT_LT(m, 1000u);
 }
 
-// The two cores' drawing (firmware_pico/main.cpp): each clears the previous frame's dots and
-// draws the new ones in its own band of rows. Together, for any split, the bands must make
-// exactly the frame that one pass of erasing every dot and then drawing every dot makes:
+// The two cores' drawing (firmware_pico/main.cpp): each clears its own band of rows and
+// draws the dots that touch it. Each band's clear and dots stay inside its rows (the other
+// band's rows keep their bits, whatever the order), and together, for any split, the
+// bands make exactly the frame of one core clearing the screen and drawing every dot:
 // over a framebuffer of random bits, with dots on the split's rows, the screen's edges,
 // the words' edges (x = 31) and off the screen.
 TEST(BoardDraw, RowBandsTogetherDrawTheOneCoreFrame) {
@@ -387,10 +388,7 @@ TEST(BoardDraw, RowBandsTogetherDrawTheOneCoreFrame) {
   fb::BoardFlock flock(storage.buffers);
   flock.reset(store, 9, 2000);
   for (int i = 0; i < 30; ++i) flock.step();
-  flock.begin_step();  // previous() = the positions drawn last frame
-  flock.update(0, flock.size());
-  flock.end_step();
-  // Extra boids in the last slots of the new state, at the awkward places.
+  // Extra boids in the last slots, at the awkward places.
   const std::int32_t spots[][2] = {{31, 239}, {31, 240}, {638, 478}, {639, 479}, {-1, 100}, {100, -1},
                                    {0, 0},    {300, 480}, {95, 119},  {96, 120},  {2000, -900}};
   const std::uint32_t n0 = flock.size(), extra = sizeof spots / sizeof spots[0];
@@ -401,28 +399,36 @@ TEST(BoardDraw, RowBandsTogetherDrawTheOneCoreFrame) {
   flockscope::Pcg32 rng(3);
   std::vector<std::uint32_t> start(fb::kFbWords);
   for (auto& w : start) w = rng.next();
-  // One core: every previous dot cleared, then every dot drawn (the previous slots are the
-  // first n0; the extra boids were not there last frame).
   std::vector<std::uint32_t> one = start;
   fb::Framebuffer f1(one.data());
-  for (std::uint32_t k = 0; k < n0; ++k) f1.dot2(flock.previous()[k].x >> 9, flock.previous()[k].y >> 9, false);
+  f1.clear();
   for (std::uint32_t k = 0; k < flock.size(); ++k)
     f1.dot2(fb::round_q9(flock.x(k).raw) >> 9, fb::round_q9(flock.y(k).raw) >> 9);
-  const std::uint32_t n = flock.size();
+  std::uint32_t lit = 0;
+  for (const std::uint32_t w : one) lit += std::uint32_t(__builtin_popcount(w));
+  EXPECT_GT(lit, 3u * 2000u);  // every dot 2x2 (some overlap)
+  // The words of the rows [y0, y1) that differ between two framebuffers.
+  auto rows_differ = [](const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b, int y0, int y1) {
+    std::uint32_t d = 0;
+    for (std::size_t i = std::size_t(y0) * fb::kFbWordsPerRow; i < std::size_t(y1) * fb::kFbWordsPerRow; ++i)
+      d += a[i] != b[i];
+    return d;
+  };
   for (const int split : {0, 1, 16, 119, 120, 121, 239, 240, 241, 400, 479, 480}) {
-    std::vector<std::uint32_t> two = start;
-    fb::Framebuffer f2(two.data());
-    flock.set_size(n0);  // the erase reads the previous frame's n0 slots
-    fb::erase_previous_rows(f2, flock, split, fb::kFbHeight);
-    flock.set_size(n);
-    fb::draw_boids_rows(f2, flock, split, fb::kFbHeight);
-    flock.set_size(n0);
-    fb::erase_previous_rows(f2, flock, 0, split);
-    flock.set_size(n);
-    fb::draw_boids_rows(f2, flock, 0, split);
-    std::uint32_t differ = 0;
-    for (std::size_t i = 0; i < one.size(); ++i) differ += one[i] != two[i];
-    EXPECT_EQ(differ, 0u) << "split " << split;
+    for (const bool top_first : {true, false}) {
+      std::vector<std::uint32_t> two = start;
+      fb::Framebuffer f2(two.data());
+      auto band = [&](int y0, int y1) {
+        const std::vector<std::uint32_t> before = two;
+        f2.clear(y0, y1 - y0);
+        fb::draw_boids_rows(f2, flock, y0, y1);
+        EXPECT_EQ(rows_differ(before, two, 0, y0) + rows_differ(before, two, y1, fb::kFbHeight), 0u)
+            << "band " << y0 << ".." << y1 << " wrote outside its rows";
+      };
+      if (top_first) band(0, split), band(split, fb::kFbHeight);
+      else band(split, fb::kFbHeight), band(0, split);
+      EXPECT_EQ(rows_differ(one, two, 0, fb::kFbHeight), 0u) << "split " << split;
+    }
   }
 }
 
@@ -493,10 +499,10 @@ TEST(BoardDraw, TextIsTheFontAtAnyPlaceAndScale) {
   }
 }
 
-// The firmware erases last frame's predator crosses band by band (one band per core): two
-// bands together clear every pixel draw_predators() set, also for crosses cut by the
-// split row and by the screen's edges, and nothing else.
-TEST(BoardDraw, PredatorCrossesEraseInBands) {
+// Predator crosses (7x7, cut by the screen's edges), and the firmware's clear of a band of
+// rows (one band per core): two bands together clear every pixel draw_predators() set, also
+// for a cross cut by the split row, and the first band nothing of the second's rows.
+TEST(BoardDraw, PredatorCrossesClearInBands) {
   std::vector<std::uint32_t> words(fb::kFbWords, 0);
   fb::Framebuffer f(words.data());
   fb::HostFlockStorage storage(10);
@@ -505,27 +511,23 @@ TEST(BoardDraw, PredatorCrossesEraseInBands) {
   fb::BoardFlock flock(storage.buffers);
   flock.reset(store, 1, 0);
   const int at[4][2] = {{100, 240}, {0, 0}, {639, 479}, {320, 238}};  // the last crosses row 240
-  fb::BoardPredator pred[4];
-  for (int i = 0; i < 4; ++i) {
-    pred[i] = {fb::fix(at[i][0]), fb::fix(at[i][1]), fb::fix(1), fb::fix(0)};
-    flock.set_predator(std::uint32_t(i), pred[i]);
-  }
+  for (int i = 0; i < 4; ++i)
+    flock.set_predator(std::uint32_t(i), {fb::fix(at[i][0]), fb::fix(at[i][1]), fb::fix(1), fb::fix(0)});
   fb::draw_predators(f, flock);
   int lit = 0;
   for (int y = 0; y < fb::kFbHeight; ++y)
     for (int x = 0; x < fb::kFbWidth; ++x) lit += f.get(x, y);
   EXPECT_EQ(lit, 25 + 10 + 10 + 25);  // 7x7 crosses of 25 pixels, two cut to 10 by the corners
-  f.set(330, 238);  // a pixel of something else, beside a cross
-  fb::erase_predator_crosses(f, pred, 4, 0, 240);
+  f.clear(0, 240);  // the top band's rows: the crosses there go, the rows below stay
   EXPECT_FALSE(f.get(320, 238));
-  EXPECT_TRUE(f.get(320, 240));  // the other band's rows are untouched
+  EXPECT_FALSE(f.get(0, 0));
+  EXPECT_TRUE(f.get(320, 240));
   EXPECT_TRUE(f.get(100, 240));
-  fb::erase_predator_crosses(f, pred, 4, 240, fb::kFbHeight);
+  f.clear(240, fb::kFbHeight - 240);
   lit = 0;
   for (int y = 0; y < fb::kFbHeight; ++y)
     for (int x = 0; x < fb::kFbWidth; ++x) lit += f.get(x, y);
-  EXPECT_EQ(lit, 1);
-  EXPECT_TRUE(f.get(330, 238));
+  EXPECT_EQ(lit, 0);
 }
 
 TEST(BoardLink, MetricsCoverAllBoidsWhenTheStateStreamIsOff) {

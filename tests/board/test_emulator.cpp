@@ -251,7 +251,7 @@ TEST(Emulator, TwoCoresShareTheUpdateAndMakeTheOneCoreFlock) {
   stbi_image_free(px);
   std::filesystem::remove(screen);
   // 800 boids as 2x2 dots (a few overlap) and one predator's 7x7 cross: no trails left
-  // behind by the erase, no boid missing.
+  // behind, no boid missing.
   EXPECT_GT(lit_field, 3u * 800u);
   EXPECT_LE(lit_field, 4u * 800u + 25u);
   EXPECT_GT(lit_status, 100u) << "no status line";

@@ -40,22 +40,16 @@ char* put_str(char* p, char* end, const char* s) {
   while (*s && p < end) *p++ = *s++;
   return p;
 }
-void erase_predator_crosses(Framebuffer& fb, const BoardPredator* pred, std::uint32_t n, int y0, int y1) {
-  std::uint32_t* words = fb.words();
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const int x = pred[i].x.raw >> 16, y = pred[i].y.raw >> 16;
-    auto clear = [&](int xx, int yy) {
-      if (yy >= y0 && yy < y1 && unsigned(xx) < unsigned(kFbWidth) && unsigned(yy) < unsigned(kFbHeight))
-        words[yy * kFbWordsPerRow + (xx >> 5)] &= ~(1u << (xx & 31));
-    };
-    for (int d = -3; d <= 3; ++d) clear(x + d, y), clear(x, y + d), clear(x + d, y + d), clear(x + d, y - d);
-  }
+static_assert(kFbWordsPerRow == 20, "draw_m0.S clears rows of 20 words");
+extern "C" void flockscope_clear_rows(std::uint32_t* row, std::uint32_t rows);
+#ifndef FLOCKSCOPE_DRAW_ASM
+extern "C" void flockscope_clear_rows(std::uint32_t* row, std::uint32_t rows) {
+  for (std::uint32_t i = 0; i < rows * kFbWordsPerRow; ++i) row[i] = 0;
 }
+#endif
 
 void Framebuffer::clear(int first_row, int rows) {
-  std::uint32_t* p = w_ + first_row * kFbWordsPerRow;
-  const int n = rows * kFbWordsPerRow;
-  for (int i = 0; i < n; ++i) p[i] = 0;
+  if (rows > 0) flockscope_clear_rows(w_ + first_row * kFbWordsPerRow, std::uint32_t(rows));
 }
 
 int Framebuffer::text(int x, int y, const char* s, int scale) {
@@ -94,8 +88,7 @@ int Framebuffer::text(int x, int y, const char* s, int scale) {
 void draw_flock(Framebuffer& fb, const BoardFlock& flock) {
   const std::uint32_t n = flock.size();
   for (std::uint32_t k = 0; k < n; ++k) {
-    // The pixel of the Q23.9 position, as the next frame's snapshot will hold it (the
-    // firmware erases there).
+    // The pixel of the Q23.9 position, as the next frame's snapshot will hold it.
     fb.dot2(round_q9(flock.x(k).raw) >> 9, round_q9(flock.y(k).raw) >> 9);
   }
   draw_predators(fb, flock);
@@ -108,84 +101,57 @@ void draw_predators(Framebuffer& fb, const BoardFlock& flock) {
   }
 }
 
-// Both loops pass over every boid (the new positions are not in grid order), so the test
+// The loop passes over every boid (the new positions are not in grid order), so the test
 // for the band is one unsigned compare on the raw coordinate: a dot at pixel row y touches
 // rows y and y + 1, so it is in the band when y is in [y0 - 1, y1). The band is clamped
 // to the screen first, so the row tests below are the clip too. One core draws the whole
-// screen through the same loop (its band test always passes).
+// screen through a loop without the band test. A boid's pixel is round_q9(raw) >> 9 of its
+// Q16.16 state, int32(raw + 64) >> 16 (the rounding added modulo 2^32, as round_q9 adds
+// it: no signed overflow). Everything the loop needs is in locals: the framebuffer's
+// stores cannot alias them, so the compiler keeps them in registers (through the flock's
+// members it reloaded the count and the framebuffer's address after every store: ~55
+// cycles a dot on the M0+).
 namespace {
 void clamp_band(int& y0, int& y1) {
   y0 = y0 < 0 ? 0 : y0 > kFbHeight ? kFbHeight : y0;
   y1 = y1 < y0 ? y0 : y1 > kFbHeight ? kFbHeight : y1;
 }
-
-// The dots of n boids, set (On) or cleared, in the rows [y0, y1): boid k's pixel is
-// (Pos::x(k) + Pos::kRound) >> Pos::kShift, and the same for y. Everything the loop needs
-// is in locals: the framebuffer's stores cannot alias them, so the compiler keeps them in
-// registers (through the flock's members it reloaded the count and the framebuffer's
-// address after every store: ~55 cycles a dot on the M0+).
-template <bool On, class Pos>
-void band_dots(std::uint32_t* const words, const Pos pos, const std::uint32_t n, const int y0, const int y1) {
-  constexpr int shift = Pos::kShift;
-  // The rounding added as round_q9 adds it, modulo 2^32 (no signed overflow).
-  const auto rounded = [](std::int32_t raw) { return std::uint32_t(raw) + std::uint32_t(Pos::kRound); };
-  if (y0 == 0 && y1 == kFbHeight) {  // the whole screen (one core): fewer values live
-    for (std::uint32_t k = 0; k < n; ++k) {
-      const int x = std::int32_t(rounded(pos.x(k))) >> shift, y = std::int32_t(rounded(pos.y(k))) >> shift;
-      if (unsigned(x) < unsigned(kFbWidth - 1) && unsigned(y) < unsigned(kFbHeight - 1) && (x & 31) != 31) {
-        const std::uint32_t m = 3u << (x & 31);
-        std::uint32_t* const p = words + y * kFbWordsPerRow + (x >> 5);
-        On ? (p[0] |= m) : (p[0] &= ~m);
-        On ? (p[kFbWordsPerRow] |= m) : (p[kFbWordsPerRow] &= ~m);
-      } else {
-        Framebuffer(words).dot2(x, y, On);
-      }
-    }
-    return;
-  }
-  const std::uint32_t lo = std::uint32_t(y0 - 1) << shift, span = std::uint32_t(y1 - y0 + 1) << shift;
-  for (std::uint32_t k = 0; k < n; ++k) {
-    const std::uint32_t w = rounded(pos.y(k));
-    if (w - lo >= span) continue;
-    const int x = std::int32_t(rounded(pos.x(k))) >> shift, y = std::int32_t(w) >> shift;
-    if (unsigned(x) < unsigned(kFbWidth - 1) && (x & 31) != 31) {
-      const std::uint32_t m = 3u << (x & 31);
-      std::uint32_t* const p = words + y * kFbWordsPerRow + (x >> 5);
-      if (y >= y0) On ? (p[0] |= m) : (p[0] &= ~m);
-      if (y + 1 < y1) On ? (p[kFbWordsPerRow] |= m) : (p[kFbWordsPerRow] &= ~m);
-    } else {
-      Framebuffer(words).dot2_rows(x, y, On, y0, y1);  // the screen's left and right edges, rare
-    }
-  }
-}
-
-// The state, Q16.16: the pixel as draw_flock() takes it, round_q9(raw) >> 9, which is
-// int32(raw + 64) >> 16.
-struct StatePos {
-  static constexpr int kShift = 16;
-  static constexpr std::int32_t kRound = 64;
-  const fix *xs, *ys;
-  std::int32_t x(std::uint32_t k) const { return xs[k].raw; }
-  std::int32_t y(std::uint32_t k) const { return ys[k].raw; }
-};
-// The snapshot, Q23.9 with draw_flock()'s rounding done: the pixel is raw >> 9.
-struct SnapshotPos {
-  static constexpr int kShift = 9;
-  static constexpr std::int32_t kRound = 0;
-  const NearBoid* near;
-  std::int32_t x(std::uint32_t k) const { return near[k].x; }
-  std::int32_t y(std::uint32_t k) const { return near[k].y; }
-};
+std::uint32_t rounded(fix v) { return std::uint32_t(v.raw) + 64u; }
 }  // namespace
 
 void draw_boids_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1) {
   clamp_band(y0, y1);
-  band_dots<true>(fb.words(), StatePos{flock.xs(), flock.ys()}, flock.size(), y0, y1);
-}
-
-void erase_previous_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1) {
-  clamp_band(y0, y1);
-  band_dots<false>(fb.words(), SnapshotPos{flock.previous()}, flock.size(), y0, y1);
+  std::uint32_t* const words = fb.words();
+  const fix *const xs = flock.xs(), *const ys = flock.ys();
+  const std::uint32_t n = flock.size();
+  if (y0 == 0 && y1 == kFbHeight) {  // the whole screen (one core): fewer values live
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const int x = std::int32_t(rounded(xs[k])) >> 16, y = std::int32_t(rounded(ys[k])) >> 16;
+      if (unsigned(x) < unsigned(kFbWidth - 1) && unsigned(y) < unsigned(kFbHeight - 1) && (x & 31) != 31) {
+        const std::uint32_t m = 3u << (x & 31);
+        std::uint32_t* const p = words + y * kFbWordsPerRow + (x >> 5);
+        p[0] |= m;
+        p[kFbWordsPerRow] |= m;
+      } else {
+        fb.dot2(x, y);
+      }
+    }
+    return;
+  }
+  const std::uint32_t lo = std::uint32_t(y0 - 1) << 16, span = std::uint32_t(y1 - y0 + 1) << 16;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const std::uint32_t w = rounded(ys[k]);
+    if (w - lo >= span) continue;
+    const int x = std::int32_t(rounded(xs[k])) >> 16, y = std::int32_t(w) >> 16;
+    if (unsigned(x) < unsigned(kFbWidth - 1) && (x & 31) != 31) {
+      const std::uint32_t m = 3u << (x & 31);
+      std::uint32_t* const p = words + y * kFbWordsPerRow + (x >> 5);
+      if (y >= y0) p[0] |= m;
+      if (y + 1 < y1) p[kFbWordsPerRow] |= m;
+    } else {
+      fb.dot2_rows(x, y, true, y0, y1);  // the screen's left and right edges, rare
+    }
+  }
 }
 
 std::size_t format_status(char* out, std::size_t cap, std::uint32_t boids, float fps, std::uint32_t elapsed_s) {

@@ -288,7 +288,7 @@ class BoardFlock {
   std::uint64_t state_hash() const;
 
   // The previous frame in grid order (Q23.9), valid after begin_step() for the first size()
-  // slots: where the boids were drawn (the firmware erases them there).
+  // slots: where the boids were drawn.
   const NearBoid* previous() const { return buf_.near; }
   // Profiling (the emulator measurement): an up-counting cycle counter (modulo 2^24, e.g.
   // SysTick) read around each boid's neighbour scan; the cycles add up in scan_cycles().

@@ -80,12 +80,6 @@ void draw_predators(Framebuffer& fb, const BoardFlock& flock);  // draw_flock()'
 // The boids' dots of draw_flock() (no predators) in the rows [y0, y1) only: the bands of
 // a split of the screen together draw what draw_flock() draws (one band per core).
 void draw_boids_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1);
-// Clears the dots of the previous frame (BoardFlock::previous(), the snapshot the
-// firmware drew last frame) in the rows [y0, y1) only.
-void erase_previous_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1);
-// Clears the 7x7 crosses that draw_predators() drew for these predators (the previous
-// frame's, kept by the caller) in the rows [y0, y1) only.
-void erase_predator_crosses(Framebuffer& fb, const BoardPredator* pred, std::uint32_t n, int y0, int y1);
 void draw_status(Framebuffer& fb, std::uint32_t boids, float fps, std::uint32_t elapsed_s);
 
 // Writes v in decimal and then s at p, up to end (not past it; no terminator): the status
