@@ -460,6 +460,37 @@ std::uint32_t rules_fast_cpp(const ScanJob* job, RulesJob* r, std::uint32_t k) {
 }
 }  // namespace
 
+namespace {
+// A fast job's runs at reach 2 (the 5 x 5 cells whose first cell start is `top`, grid rows
+// `cols` cell starts apart): the outer rows' first (top, bottom), then the middle rows', each
+// with its Thumb-1 scan entry (the outer rows' with the test on dy alone, the middle rows'
+// as job.middle_whole says); and, with a trim, its edges (Q23.9, from the grid lines from
+// the stencil's second column and row on) and the outer rows' slots. make_runs() at reach 2
+// and the host's flockscope_update_run make them here; the RP2040's update run makes the
+// same in Thumb-1 (rules_m0.S).
+void make_cell_runs(ScanJob& job, StencilTrim* trim, const NearBoid* near, const std::uint16_t* top,
+                    std::uint32_t cols, const std::int16_t* lines_x, const std::int16_t* lines_y) {
+  constexpr std::uint32_t kRunOfRow[5] = {0, 2, 3, 4, 1};
+  const std::uint16_t* row = top;
+  for (std::uint32_t i = 0; i < 5; ++i, row += cols) {
+    ScanRun& r = job.run[kRunOfRow[i]];
+    r.begin = near + row[0], r.end = near + row[5];
+    r.entry = scan_entry(i == 0 || i == 4 || !job.middle_whole, r.begin, r.end);
+  }
+  job.runs = 5;
+  job.run[5].entry = scan_end_entry();
+  if (!trim) return;
+  trim->top9 = lines_y[0] * 512, trim->bottom9 = lines_y[3] * 512;
+  trim->left9 = lines_x[0] * 512, trim->right9 = lines_x[3] * 512;
+  const std::uint16_t* const bottom = top + 4 * cols;
+  for (std::uint32_t j = 0; j < 4; ++j) {
+    constexpr std::uint32_t kCell[4] = {0, 1, 4, 5};  // the row's begin, second cell, last cell, end
+    trim->top[j] = near + top[kCell[j]];
+    trim->bottom[j] = near + bottom[kCell[j]];
+  }
+}
+}  // namespace
+
 #ifndef FLOCKSCOPE_RULES_ASM
 extern "C" std::uint32_t flockscope_rules(const ScanJob* job, RulesJob* rules, std::uint32_t k) {
   return rules_fast_cpp(job, rules, k);
@@ -468,6 +499,11 @@ extern "C" std::uint32_t flockscope_rules(const ScanJob* job, RulesJob* rules, s
 // The host's run of a cell's boids (rules_m0.S has the RP2040's): UpdateRun's contract.
 extern "C" std::uint32_t flockscope_update_run(UpdateRun* run, std::uint32_t k, std::uint32_t end) {
   ScanJob& job = *run->job;
+  if (k >= end) return end;
+  if (run->top) {
+    make_cell_runs(job, run->trim, run->near, run->top, run->row_bytes / 2, run->lines_x, run->lines_y);
+    run->top = nullptr;
+  }
   for (; k < end; ++k) {
     if (run->id[k] < run->scout_end) {
       run->code = kRunScout;
@@ -611,21 +647,20 @@ void BoardFlock::set_scan_entries(ScanJob& job) {
     // alone only there, see ScanJob::middle_whole), then the middle rows'. Integer sums:
     // the order of the runs changes no bit.
     const std::uint16_t* const top = start + ((cy - reach) * cols + cx - reach);
+    job.middle_whole = middle_whole_;
+    if (reach == 2) {
+      make_cell_runs(job, trimming() ? &trim : nullptr, near, top, cols, line_px_ + cx - 1, line_px_ + cy - 1);
+      return true;
+    }
     const std::uint16_t* const bottom = top + 2 * reach * cols;
     const std::uint32_t width = 2 * reach + 1;
     job.run[0].begin = near + top[0], job.run[0].end = near + top[width];
     job.run[1].begin = near + bottom[0], job.run[1].end = near + bottom[width];
     const std::uint16_t* s = top + cols;
     for (std::uint32_t r = 2; r < width; ++r, s += cols) job.run[r].begin = near + s[0], job.run[r].end = near + s[width];
-    // The runs' entries: flockscope_update_run sets them once per call (and again for the
-    // trimmed outer rows); the other callers of the Thumb-1 scan through set_scan_entries().
-    job.run[width].entry = scan_end_entry();
     job.runs = width;
-    job.middle_whole = middle_whole_;
+    set_scan_entries(job);  // (flockscope_update_run sets the trimmed outer rows' again)
     if (trimming()) {
-      // The edges: a Q16.16 coordinate is on line i or beyond iff it is at least line i's
-      // first pixel, and round_q9 keeps the order, so a boid on a line before has a Q23.9
-      // coordinate <= 512 x that pixel.
       trim.top[0] = job.run[0].begin, trim.top[1] = near + top[1], trim.top[2] = near + top[width - 1];
       trim.top[3] = job.run[0].end;
       trim.bottom[0] = job.run[1].begin, trim.bottom[1] = near + bottom[1];
@@ -633,6 +668,9 @@ void BoardFlock::set_scan_entries(ScanJob& job) {
       trim.top9 = line_px_[cy - reach + 1] * 512, trim.bottom9 = line_px_[cy + reach] * 512;
       trim.left9 = line_px_[cx - reach + 1] * 512, trim.right9 = line_px_[cx + reach] * 512;
     }
+    // (The edges: a Q16.16 coordinate is on line i or beyond iff it is at least line i's
+    // first pixel, and round_q9 keeps the order, so a boid on a line before has a Q23.9
+    // coordinate <= 512 x that pixel.)
     return true;
   }
   const std::uint32_t x0 = cx > reach ? cx - reach : 0, x1 = cx + reach < cols ? cx + reach : cols - 1;
@@ -742,8 +780,14 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   // The fast scan's cells with the rules' fast path go through flockscope_update_run (the
   // RP2040's in Thumb-1: no call, trim or test per boid in C++ here), which hands back the
   // slots it cannot finish: scouts (the general rules, after their scan here), and the
-  // rules' kRulesLimit (the speed limit here) and kRulesOff (the general rules).
-  UpdateRun run{&job, trim_on ? &trim : nullptr, &rules, near, buf_.id, rules.scout_end, clock, 0, 0};
+  // rules' kRulesLimit (the speed limit here) and kRulesOff (the general rules). At reach 2
+  // it also makes each such cell's job itself (UpdateRun::top: the cell starts of the
+  // stencil's top left cell, 2 rows and 2 columns before the cell's own).
+  UpdateRun run{&job, trim_on ? &trim : nullptr, &rules, near, buf_.id, rules.scout_end, clock, 0, 0,
+                nullptr, 2 * cols, nullptr, nullptr};
+  const bool run_makes_jobs = rules_fast_ && fast_scan_ && reach_ == 2;
+  const std::uint32_t rows = rows_;
+  job.middle_whole = middle_whole_;
   for (std::uint32_t k = begin; k < end;) {
     if (*next <= k) {  // past the cell (and any empty ones after it)
       do {
@@ -753,7 +797,13 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
       reuse = false;
     }
     if (!reuse) {
-      fast = make_runs(cx, cy, job, trim);
+      if (run_makes_jobs && cx > 2 && cx + 3 < cols && cy > 2 && cy + 3 < rows) {  // make_runs()'s fast test
+        fast = true;
+        run.top = next - (2 * cols + 3);  // start + (cy - 2) cols + cx - 2
+        if (trim_on) run.lines_x = line_px_ + cx - 1, run.lines_y = line_px_ + cy - 1;
+      } else {
+        fast = make_runs(cx, cy, job, trim);
+      }
       reuse = fast;
     }
     if (fast && rules_fast_) {

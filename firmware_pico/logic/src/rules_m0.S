@@ -113,6 +113,54 @@
     .endr
     .endm
 
+@ A stencil row's run of a cell's job (BoardFlock::make_cell_runs): from the row's cell
+@ starts at r6 (five cells: the first's and the sixth's start), near in r9, the entries'
+@ table at r1, into the run at r3 (begin, end, entry; r3 steps past it); r6 then steps to
+@ the next row by r8 bytes. 19 cycles.
+    .macro CELL_ROW
+    ldrh r2, [r6, #0]
+    ldrh r4, [r6, #10]
+    subs r7, r4, r2
+    lsls r7, r7, #29
+    lsrs r7, r7, #27           @ (its boids mod 8) x 4
+    ldr r7, [r1, r7]
+    lsls r2, r2, #4
+    add r2, r9
+    lsls r4, r4, #4
+    add r4, r9                 @ near + 16 x slot
+    stm r3!, {r2, r4, r7}
+    add r6, r8
+    .endm
+
+@ A trim edge: the grid line at r2 + \at bytes (int16 pixel) x 512 into the trim at r1 + \off.
+    .macro TRIM_EDGE at, off
+    movs r4, #\at
+    ldrsh r3, [r2, r4]
+    lsls r3, r3, #9
+    str r3, [r1, #\off]
+    .endm
+
+@ An outer row's slots for the trim at r1 + \off (StencilTrim::top or bottom): its begin, its
+@ second cell's, its last cell's and its end, from the row's cell starts at r6.
+    .macro TRIM_SLOTS off
+    ldrh r2, [r6, #0]
+    ldrh r3, [r6, #2]
+    ldrh r4, [r6, #8]
+    ldrh r7, [r6, #10]
+    lsls r2, r2, #4
+    add r2, r9
+    lsls r3, r3, #4
+    add r3, r9
+    lsls r4, r4, #4
+    add r4, r9
+    lsls r7, r7, #4
+    add r7, r9
+    str r2, [r1, #\off]
+    str r3, [r1, #(\off + 4)]
+    str r4, [r1, #(\off + 8)]
+    str r7, [r1, #(\off + 12)]
+    .endm
+
 @ 8 cycles (4 taken branches): from a divisor's write to its quotient (hw_divider_pause).
     .macro WAIT8
     b 81f
@@ -494,7 +542,10 @@ flockscope_rules:
 @ call), so the scan's loops come back here without a call, and the ranges and the
 @ constant stay in their registers from slot to slot (flockscope_rules keeps r4-r11).
 @ UpdateRun offsets (board_flock.hpp): job 0, trim 4, rules 8, near 12, id 16, scout_end 20,
-@ clock 24, scan_cycles 28, code 32. StencilTrim: top9 0, bottom9 4, left9 8, right9 12,
+@ clock 24, scan_cycles 28, code 32, top 36, row_bytes 40, lines_x 44, lines_y 48. With top
+@ not null the routine first makes the cell's job (5 x 5 cells: reach 2) as
+@ BoardFlock::make_cell_runs does: the five runs with their entries and the trim's edges
+@ and slots, about 160 cycles a cell (the C++ took about twice that). StencilTrim: top9 0, bottom9 4, left9 8, right9 12,
 @ top[4] 16, bottom[4] 32. ScanJob: x 0, y 4, visual2 8, protected2 12, sums 16..40,
 @ runs 44, run[] 48 (begin, end, entry), middle_whole 168.
 @ Stack: [sp] run, [sp+8] k, [sp+12] end, [sp+20] the clock before the scan.
@@ -512,30 +563,57 @@ flockscope_update_run:
     blo 2f
     b .Lrun_end
 2:  movs r5, r0
-    ldr r0, [r5, #0]           @ the job: its runs' entries (BoardFlock::set_scan_entries)
+    ldr r0, [r5, #0]           @ the job: its runs and their entries (make_runs), or
+    ldr r6, [r5, #36]          @ UpdateRun::top not null: the cell's job made here first
+    cmp r6, #0
+    bne 12f
+    b 4f
+12: mov r10, r6                @ (r8-r11 are free until the scan's setup below)
+    ldr r4, [r5, #40]
+    mov r8, r4                 @ the bytes from one stencil row's cell starts to the next
+    ldr r4, [r5, #12]
+    mov r9, r4                 @ near
+    movs r4, #5
+    str r4, [r0, #44]          @ runs
     ldr r1, =flockscope_scan_entries
     movs r3, #48
-    adds r3, r0, r3            @ &run[0]
-    ldr r4, [r5, #4]           @ trim: the outer rows' entries are set with each trim
-    cmp r4, #0
-    beq 3f
-    adds r3, #24
-    b 4f
-3:  RUNS_ENTRIES 2             @ the outer rows', with the test on dy alone
+    adds r3, r0, r3
+    CELL_ROW                   @ the top row: run[0]
+    adds r3, #12
+    movs r4, #168
+    ldr r4, [r0, r4]           @ middle_whole: the middle rows' entries without the test
+    cmp r4, #0                 @ on dy alone
+    beq 10f
+    adds r1, #32
+10: CELL_ROW                   @ the middle rows: run[2], run[3], run[4]
+    CELL_ROW
+    CELL_ROW
+    ldr r1, =flockscope_scan_entries
+    movs r3, #60
+    adds r3, r0, r3
+    CELL_ROW                   @ the bottom row: run[1]
+    ldr r1, [r5, #4]           @ the trim: its edges (Q23.9) and the outer rows' slots
+    cmp r1, #0
+    beq 11f
+    ldr r2, [r5, #44]          @ lines_x: the stencil's second column's line, ...
+    TRIM_EDGE 0, 8             @ left9
+    TRIM_EDGE 6, 12            @ right9: its fifth column's
+    ldr r2, [r5, #48]          @ lines_y
+    TRIM_EDGE 0, 0             @ top9
+    TRIM_EDGE 6, 4             @ bottom9
+    mov r6, r10
+    TRIM_SLOTS 16              @ top[]
+    mov r4, r8
+    lsls r4, r4, #2
+    adds r6, r6, r4
+    TRIM_SLOTS 32              @ bottom[]
+11: movs r4, #0
+    str r4, [r5, #36]          @ made: a later call for the same cell keeps it
 4:  ldr r4, [r0, #44]          @ runs
     movs r6, #12
     muls r4, r6, r4
     adds r4, r4, r0
     adds r4, #48               @ &run[runs]
-    movs r6, #168
-    ldr r6, [r0, r6]           @ middle_whole: the middle rows' without that test
-    cmp r6, #0
-    beq 1f
-    adds r1, #32
-1:  cmp r3, r4
-    bhs 5f
-    RUNS_ENTRIES 1
-    b 1b
 5:  ldr r6, =.Lrun_scanned + 1 @ the scan's end: back here
     str r6, [r4, #8]
     movs r3, #0xd0

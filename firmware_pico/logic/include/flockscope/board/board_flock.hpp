@@ -167,7 +167,7 @@ struct StencilTrim {
   // so its offset from a boid at y is at least y - top9; and so on.
   std::int32_t top9, bottom9, left9, right9;
   // The outer rows' slots: [0] the row's begin, [1] the begin of its second cell, [2] the
-  // begin of its last cell, [3] the row's end.
+  // begin of its last cell, [3] the row's end. (Offsets 0, 4, 8, 12, 16, 32: rules_m0.S.)
   const NearBoid *top[4], *bottom[4];
 };
 
@@ -180,10 +180,10 @@ struct StencilTrim {
 // done), or flockscope_rules' kRulesLimit or kRulesOff (the slot's scan done: the job holds
 // its position and sums). The Thumb-1 version sets the job's runs' entries and makes its
 // own label the end's (it runs the scan's loops inline): a C++ caller that scans the job
-// afterwards sets them again (set_scan_entries).
+// afterwards sets the end's entry again (set_scan_entries).
 struct UpdateRun {
-  ScanJob* job;                  // 0: its runs the cell's (make_runs)
-  const StencilTrim* trim;       // 4
+  ScanJob* job;                  // 0: its runs (with their entries) the cell's (make_runs)
+  StencilTrim* trim;             // 4
   RulesJob* rules;               // 8
   const NearBoid* near;          // 12
   const std::uint16_t* id;       // 16
@@ -191,8 +191,15 @@ struct UpdateRun {
   std::uint32_t (*clock)();      // 24: not null: the scans are timed (BoardFlock::set_profile_clock)
   std::uint32_t scan_cycles;     // 28: their cycles added up (each modulo 2^24)
   std::uint32_t code;            // 32
+  // 36: not null: the run makes the job's runs and the trim first, for the cell whose 5 x 5
+  // stencil (reach 2) starts at this cell start (its top left cell's), and sets it null;
+  // the job and the trim are then what make_runs() makes for the cell (make_cell_runs).
+  const std::uint16_t* top;
+  std::uint32_t row_bytes;       // 40: the grid's columns x 2 (from one stencil row to the next)
+  const std::int16_t* lines_x;   // 44: the grid lines (BoardFlock::line_px_) from the stencil's
+  const std::int16_t* lines_y;   // 48: second column and row on
 };
-static_assert(sizeof(void*) != 4 || sizeof(UpdateRun) == 36, "rules_m0.S reads UpdateRun at fixed offsets");
+static_assert(sizeof(void*) != 4 || sizeof(UpdateRun) == 52, "rules_m0.S reads UpdateRun at fixed offsets");
 inline constexpr std::uint32_t kRunScout = 3;
 extern "C" std::uint32_t flockscope_update_run(UpdateRun* run, std::uint32_t k, std::uint32_t end);
 
