@@ -374,7 +374,7 @@ void BoardFlock::sort_move(std::uint32_t cell_begin, std::uint32_t cell_end) {
   // slots first, then each slot's boid into `near` and its id into `sid`), so that the
   // assembly's second pass reads the state from one index with the registers free for it;
   // the slots [start[cell_begin], end of cell_end - 1) are this call's alone.
-  // (The slot's index is kept in sid as 2 i: at most 32,768 boids.)
+  // (The assembly keeps a boid's index in sid as 2 i: at most 32,768 boids, main.cpp checks.)
   const std::uint32_t cells = cell_count();
   if (cell_end > cells) cell_end = cells;  // no boid's cell is beyond
   if (cell_begin >= cell_end) return;

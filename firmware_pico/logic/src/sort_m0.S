@@ -1,3 +1,12 @@
+@ The board's counting sort (BoardFlock::begin_step, board_flock.cpp) in Thumb-1 for the
+@ Cortex-M0+ (RP2040): its per-boid passes, in RAM (.time_critical), each the same as its
+@ C++ version (the host's) and called through a plain-data job: flockscope_sort_cells (each
+@ slot's cell, 22 cycles a slot; the compiler's 38), flockscope_sort_move (the boids into
+@ their cells' slots, 39 cycles a boid on one core; the compiler's about 70) and
+@ flockscope_sort_finish (the state back and the snapshot, 45 cycles a slot). The serial
+@ count between them stays C++. The grid phase at 1,500 boids on one core: 0.217 M cycles a
+@ frame (0.272 with the first two passes compiled).
+@
 @ flockscope_sort_finish(const SortFinishJob* job) for the Cortex-M0+ (RP2040): the last
 @ pass of the board's counting sort, the same as its C++ version in board_flock.cpp (the
 @ host's): for each slot, the state scattered into `near` (Q16.16) back to the state
@@ -229,36 +238,37 @@ flockscope_sort_cells:
     .size flockscope_sort_cells, .Lsort_cells_end - flockscope_sort_cells
 
 @ flockscope_sort_move(const SortMoveJob* job): the counting sort's move, the same as its
-@ C++ version in board_flock.cpp (the host's), in its two passes. First, for i from n - 1
-@ down, the boids whose cell c is in [begin, begin + span): k = --start[c] (a halfword
-@ store: the other core's counters are its own) and sid[k] = 2 i (the boid's offset in
-@ cell and id): 17 cycles a moved boid, 9 one of the other core's. Then the slots
-@ [start[begin], slot_end), which only these boids fill, each gathered from its boid:
-@ sid[k] = id[i], and near[k] = x, y, vx, vy (Q16.16) by one STM from one address stepped
-@ through the state arrays by their distances: 24 cycles a slot, two a turn (26 with
-@ the loop). The compiler's one pass was about 70 cycles a boid.
+@ C++ version in board_flock.cpp (the host's), in two passes, so that each has the
+@ registers it needs. First, for i from n - 1 down, the boids whose cell c is in [begin,
+@ begin + span): k = --start[c] (a halfword store: the other core may be writing its own
+@ counters) and sid[k] = 2 i, the boid's offset in cell and id, for now: 17 cycles a
+@ moved boid, 9 one of the other core's cells; with span 2^32 - 1 (every cell, one core)
+@ without the test, 14. Then the slots [start[begin], slot_end), which only these boids
+@ fill, each gathered from its boid: sid[k] = id[i], and near[k] = x, y, vx, vy (Q16.16)
+@ by one STM, loaded from the state arrays at 4 i stepped by their distances: 23 cycles a
+@ slot, two a turn, 25 with the loop. One core: 39 cycles a boid (the compiler's one pass:
+@ about 70).
 @
 @ SortMoveJob offsets (board_flock.cpp): cell 0, n 4, start 8 (cell_start + begin),
 @ begin 12, span 16, slot_end 20, id 24, sid 28, near 32, x 36, y 40, vx 44, vy 48.
-@ Registers, first pass: r0 cell, r1 2 i, r2 start, r3 sid, r4 c - begin, r5 k, r8 -begin,
-@ r9 span, r12 the job. Second pass: r0 sid + 2 k, r1 near + 16 k, r2 id, r3 sid +
-@ 2 slot_end, r4-r7 the slot (r7 first 2 i, then the address in the state arrays), r8 x,
-@ r9 y - x, r10 vx - y, r11 vy - vx (bytes).
+@ Registers, first pass: r0 cell, r1 2 i, r2 start, r3 sid, r4 c - begin (then 2 (c -
+@ begin)), r5 k, r8 -begin, r9 span, r12 the job. Second pass: r0 sid + 2 k, r1 near + 16 k,
+@ r2 id, r3 x, r4-r7 the slot (r7 first 2 i, then its offset in the state arrays), r9
+@ y - x, r10 vx - y, r11 vy - vx (bytes), r12 sid + 2 slot_end.
 
 @ Slot k (sid at r0 + \off): its boid's id into sid, its state into near (r1, stepped).
     .macro GATHER_SLOT off
     ldrh r7, [r0, #\off]       @ 2 i
     ldrh r4, [r2, r7]
     strh r4, [r0, #\off]       @ sid[k] = id[i]
-    lsls r7, r7, #1
-    add r7, r8                 @ x + 4 i
-    ldr r4, [r7]
+    lsls r7, r7, #1            @ 4 i
+    ldr r4, [r3, r7]
     add r7, r9
-    ldr r5, [r7]
+    ldr r5, [r3, r7]
     add r7, r10
-    ldr r6, [r7]
+    ldr r6, [r3, r7]
     add r7, r11
-    ldr r7, [r7]
+    ldr r7, [r3, r7]
     stm r1!, {r4-r7}           @ near[k] = x, y, vx, vy
     .endm
 
@@ -302,10 +312,9 @@ flockscope_sort_move:
     bcs 1b
 5:  ldrh r4, [r2]              @ start[begin]: the first slot
     mov r0, r12
-    ldr r5, [r0, #36]
-    mov r8, r5                 @ x
+    ldr r3, [r0, #36]          @ x
     ldr r6, [r0, #40]
-    subs r5, r6, r5
+    subs r5, r6, r3
     mov r9, r5                 @ y - x
     ldr r5, [r0, #44]
     subs r6, r5, r6
@@ -318,24 +327,25 @@ flockscope_sort_move:
     adds r1, r1, r5            @ near + 16 k
     ldr r6, [r0, #20]          @ slot_end
     ldr r2, [r0, #24]          @ id
-    ldr r0, [r0, #28]
-    lsls r3, r6, #1
-    adds r3, r3, r0            @ sid + 2 slot_end
+    ldr r0, [r0, #28]          @ sid
+    lsls r6, r6, #1
+    adds r6, r6, r0
+    mov r12, r6                @ sid + 2 slot_end
     lsls r4, r4, #1
     adds r0, r0, r4            @ sid + 2 k
-    cmp r0, r3
+    cmp r0, r6
     bhs 4f
-    subs r4, r3, r0
-    lsrs r4, r4, #2            @ carry: an odd number of slots
+    subs r4, r6, r0
+    lsrs r4, r4, #2            @ carry: an odd number of slots, one first
     bcc 3f
     GATHER_SLOT 0
     adds r0, #2
-    cmp r0, r3
+    cmp r0, r12
     bhs 4f
 3:  GATHER_SLOT 0
     GATHER_SLOT 2
     adds r0, #4
-    cmp r0, r3
+    cmp r0, r12
     blo 3b
 4:  pop {r4-r7}
     mov r8, r4
@@ -343,14 +353,14 @@ flockscope_sort_move:
     mov r10, r6
     mov r11, r7
     pop {r4-r7, pc}
-6:  b 8f                       @ the first pass for every cell: 14 cycles a boid
-7:  ldrh r4, [r0, r1]
+6:  b 8f                       @ the first pass for every cell
+7:  ldrh r4, [r0, r1]          @ c = cell[i]
     lsls r4, r4, #1
     ldrh r5, [r2, r4]
-    subs r5, #1
+    subs r5, #1                @ k = --start[c]
     strh r5, [r2, r4]
     lsls r5, r5, #1
-    strh r1, [r3, r5]
+    strh r1, [r3, r5]          @ sid[k] = 2 i
 8:  subs r1, #2
     bcs 7b
     b 5b
