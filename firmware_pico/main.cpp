@@ -31,6 +31,7 @@ using fb::fix;
 // ---------------------------------------------------------------- memory
 namespace {
 constexpr std::uint32_t kCap = FLOCKSCOPE_MAX_BOIDS;
+static_assert(kCap <= 32768, "sort_m0.S keeps a boid's index in sid as 2 i (uint16)");
 fix g_x[kCap], g_y[kCap], g_vx[kCap], g_vy[kCap];
 fb::NearBoid g_near[kCap];
 std::uint16_t g_id[kCap];

@@ -18,6 +18,20 @@ BoardFlock::BoardFlock(const FlockBuffers& buffers) : buf_(buffers) {}
 
 // ---------------------------------------------------------------- configuration and spawning
 
+namespace {
+// The first p = pixel + pad (as uint32, so that p < 0 is above it) from which grid_line()
+// needs more than (p inv) >> 16: from there on p inv reaches count 2^16 (the last line,
+// clamped) or wraps 32 bits. sort_cells' one test (grid_line_fast).
+std::uint32_t grid_line_limit(std::uint32_t inv, std::uint32_t count) {
+  if (count == 0) return 0;
+  if (inv == 0) return 0xffffffffu;  // every line 0
+  const std::uint64_t reach = ((std::uint64_t(count) << 16) + inv - 1) / inv;
+  const std::uint64_t wrap = ((std::uint64_t(1) << 32) + inv - 1) / inv;
+  const std::uint64_t limit = reach < wrap ? reach : wrap;
+  return limit < 0xffffffffu ? std::uint32_t(limit) : 0xffffffffu;
+}
+}  // namespace
+
 void BoardFlock::configure(const ParamStore& p) {
   auto v = [&](std::uint16_t id) { return p.active(id); };
   width_ = v(pid::width);
@@ -96,6 +110,8 @@ void BoardFlock::configure(const ParamStore& p) {
     cs += cs / 4 + 1;
   }
   cell_px_ = cs;
+  line_limit_x_ = grid_line_limit(inv_cell_, cols_);
+  line_limit_y_ = grid_line_limit(inv_cell_, rows_);
   // The grid lines' first pixels (StencilTrim's edges): grid_line() gives line i from pixel
   // ceil(i 2^16 / inv) - pad on. A table, so that make_runs() does not divide.
   trim_lines_ = cols_ < kMaxTrimLines && rows_ < kMaxTrimLines;
@@ -205,6 +221,15 @@ inline std::uint32_t grid_line(std::int32_t raw, std::int32_t pad, std::uint32_t
   const std::uint32_t c = (std::uint32_t(p) * inv) >> 16;
   return c < count ? c : count - 1;
 }
+
+// grid_line() with one unsigned test on p = (raw >> 16) + pad: below limit
+// (grid_line_limit: p >= 0, p inv neither wraps nor reaches count 2^16) it is (p inv) >> 16;
+// the rest (off the grid's ends) goes through grid_line(). The steps of sort_m0.S.
+inline std::uint32_t grid_line_fast(std::int32_t raw, std::int32_t pad, std::uint32_t inv, std::uint32_t count,
+                                    std::uint32_t limit) {
+  const auto p = std::uint32_t((raw >> 16) + pad);
+  return p < limit ? (p * inv) >> 16 : grid_line(raw, pad, inv, count);
+}
 }  // namespace
 
 std::uint32_t BoardFlock::cell_x(fix x) const { return grid_line(x.raw, pad_px_, inv_cell_, cols_); }
@@ -221,16 +246,39 @@ void BoardFlock::begin_step() {
 // order) around the serial count: the state is scattered into `near` (Q16.16, as
 // scratch), copied back in grid order, and `near` becomes the Q23.9 snapshot the neighbour
 // scans read (the previous frame: the update writes only the state).
+namespace {
+// sort_cells()'s per-slot pass (plain data with fixed offsets: the RP2040 build runs it in
+// Thumb-1, sort_m0.S): the slots' x from the first on, its end, y and cell from the same
+// slot; the grid (limits: grid_line_limit of cols and rows).
+struct SortCellsJob {
+  const fix *x, *x_end, *y;              // 0, 4, 8 (each its raw Q16.16 word)
+  std::uint16_t* cell;                   // 12
+  std::int32_t pad;                      // 16
+  std::uint32_t inv, cols, rows;         // 20, 24, 28
+  std::uint32_t limit_x, limit_y;        // 32, 36
+};
+static_assert(sizeof(void*) != 4 || sizeof(SortCellsJob) == 40, "sort_m0.S reads SortCellsJob at fixed offsets");
+}  // namespace
+extern "C" void flockscope_sort_cells(const SortCellsJob* job);
+#ifndef FLOCKSCOPE_SORT_ASM
+extern "C" void flockscope_sort_cells(const SortCellsJob* job) {
+  // cell_y() * cols + cell_x().
+  const fix* y = job->y;
+  std::uint16_t* cell = job->cell;
+  const std::int32_t pad = job->pad;
+  const std::uint32_t inv = job->inv, cols = job->cols, rows = job->rows;
+  for (const fix* x = job->x; x != job->x_end; ++x, ++y, ++cell)
+    *cell = std::uint16_t(grid_line_fast(y->raw, pad, inv, rows, job->limit_y) * cols +
+                          grid_line_fast(x->raw, pad, inv, cols, job->limit_x));
+}
+#endif
+
 void BoardFlock::sort_cells(std::uint32_t begin, std::uint32_t end) {
-  // cell_y() * cols_ + cell_x(), with the buffers and the grid in locals (kept in
-  // registers, not reloaded from *this after every store).
-  const fix *x = buf_.x, *y = buf_.y;
-  std::uint16_t* cell = buf_.cell;
-  const std::int32_t pad = pad_px_;
-  const std::uint32_t inv = inv_cell_, cols = cols_, rows = rows_;
   if (end > n_) end = n_;
-  for (std::uint32_t i = begin; i < end; ++i)
-    cell[i] = std::uint16_t(grid_line(y[i].raw, pad, inv, rows) * cols + grid_line(x[i].raw, pad, inv, cols));
+  if (begin >= end) return;
+  const SortCellsJob job{buf_.x + begin, buf_.x + end, buf_.y + begin, buf_.cell + begin, pad_px_,
+                         inv_cell_,      cols_,        rows_,          line_limit_x_,      line_limit_y_};
+  flockscope_sort_cells(&job);
 }
 
 void BoardFlock::sort_scatter() {
@@ -277,27 +325,65 @@ std::uint32_t BoardFlock::middle_cell() const {
   return lo;
 }
 
+namespace {
+// sort_move()'s two passes (plain data with fixed offsets: the RP2040 build runs them in
+// Thumb-1, sort_m0.S). start is cell_start + begin: the cells' counters from the first
+// moved cell on; slot_end the end of the last moved cell (its counter before the move);
+// span 2^32 - 1 when the cells are all of them (the assembly then skips the test).
+struct SortMoveJob {
+  const std::uint16_t* cell;             // 0
+  std::uint32_t n;                       // 4
+  std::uint16_t* start;                  // 8
+  std::uint32_t begin, span, slot_end;   // 12, 16, 20
+  const std::uint16_t* id;               // 24
+  std::uint16_t* sid;                    // 28
+  NearBoid* near;                        // 32
+  const fix *x, *y, *vx, *vy;            // 36, 40, 44, 48 (each its raw Q16.16 word)
+};
+static_assert(sizeof(void*) != 4 || sizeof(SortMoveJob) == 52, "sort_m0.S reads SortMoveJob at fixed offsets");
+}  // namespace
+extern "C" void flockscope_sort_move(const SortMoveJob* job);
+#ifndef FLOCKSCOPE_SORT_ASM
+extern "C" void flockscope_sort_move(const SortMoveJob* job) {
+  // First each boid's slot: start[c] steps down to it, and sid[k] keeps the boid's index
+  // for now (the assembly keeps 2 i, its offset in cell and id).
+  const std::uint16_t* cell = job->cell;
+  std::uint16_t *start = job->start, *sid = job->sid;
+  for (std::uint32_t i = job->n; i-- > 0;) {
+    const std::uint32_t c = cell[i] - job->begin;
+    if (c >= job->span) continue;
+    const std::uint32_t k = --start[c];
+    sid[k] = std::uint16_t(i);
+  }
+  // Then the cells' slots, [start[begin], slot_end), gathered from their boids.
+  const fix *x = job->x, *y = job->y, *vx = job->vx, *vy = job->vy;
+  for (std::uint32_t k = start[0]; k < job->slot_end; ++k) {
+    const std::uint32_t i = sid[k];
+    sid[k] = job->id[i];
+    job->near[k] = {x[i].raw, y[i].raw, std::uint32_t(vx[i].raw), vy[i].raw};
+  }
+}
+#endif
+
 void BoardFlock::sort_move(std::uint32_t cell_begin, std::uint32_t cell_end) {
   // Every boid whose cell is in [cell_begin, cell_end) goes to the last free slot of its
   // cell, in the reverse order of i (so any split of the cells gives the one-pass stable
   // sort): start[c], the cell's end after sort_count(), steps down to its first slot. The
   // other cells' counters are not touched (another core may be moving their boids; the
-  // counters are uint16, and a halfword store writes only itself).
-  std::uint16_t* start = buf_.cell_start;
-  const std::uint16_t* cell = buf_.cell;
+  // counters are uint16, and a halfword store writes only itself). In two passes (the
+  // slots first, then each slot's boid into `near` and its id into `sid`), so that the
+  // assembly's second pass reads the state from one index with the registers free for it;
+  // the slots [start[cell_begin], end of cell_end - 1) are this call's alone.
+  // (The assembly keeps a boid's index in sid as 2 i: at most 32,768 boids, main.cpp checks.)
+  const std::uint32_t cells = cell_count();
+  if (cell_end > cells) cell_end = cells;  // no boid's cell is beyond
   if (cell_begin >= cell_end) return;
-  const std::uint32_t span = cell_end - cell_begin;
-  NearBoid* near = buf_.near;
-  const fix *x = buf_.x, *y = buf_.y, *vx = buf_.vx, *vy = buf_.vy;
-  const std::uint16_t* id = buf_.id;
-  std::uint16_t* sid = buf_.sid;
-  for (std::uint32_t i = n_; i-- > 0;) {
-    const std::uint32_t c = cell[i];
-    if (c - cell_begin >= span) continue;
-    const std::uint32_t k = --start[c];
-    near[k] = {x[i].raw, y[i].raw, std::uint32_t(vx[i].raw), vy[i].raw};
-    sid[k] = id[i];
-  }
+  std::uint16_t* start = buf_.cell_start;
+  // Every cell (one core): a span that every cell index is below, the test skipped.
+  const std::uint32_t span = cell_begin == 0 && cell_end == cells ? 0xffffffffu : cell_end - cell_begin;
+  const SortMoveJob job{buf_.cell, n_,      start + cell_begin, cell_begin, span,
+                        start[cell_end - 1], buf_.id, buf_.sid, buf_.near, buf_.x, buf_.y, buf_.vx, buf_.vy};
+  flockscope_sort_move(&job);
 }
 
 namespace {

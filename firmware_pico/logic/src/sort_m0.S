@@ -1,3 +1,12 @@
+@ The board's counting sort (BoardFlock::begin_step, board_flock.cpp) in Thumb-1 for the
+@ Cortex-M0+ (RP2040): its per-boid passes, in RAM (.time_critical), each the same as its
+@ C++ version (the host's) and called through a plain-data job: flockscope_sort_cells (each
+@ slot's cell, 22 cycles a slot; the compiler's 38), flockscope_sort_move (the boids into
+@ their cells' slots, 39 cycles a boid on one core; the compiler's about 70) and
+@ flockscope_sort_finish (the state back and the snapshot, 45 cycles a slot). The serial
+@ count between them stays C++. The grid phase at 1,500 boids on one core: 0.217 M cycles a
+@ frame (0.272 with the first two passes compiled).
+@
 @ flockscope_sort_finish(const SortFinishJob* job) for the Cortex-M0+ (RP2040): the last
 @ pass of the board's counting sort, the same as its C++ version in board_flock.cpp (the
 @ host's): for each slot, the state scattered into `near` (Q16.16) back to the state
@@ -99,3 +108,260 @@ flockscope_sort_finish:
     b 4b
     .ltorg
     .size flockscope_sort_finish, . - flockscope_sort_finish
+
+@ flockscope_sort_cells(const SortCellsJob* job): the first pass of the sort, each slot's
+@ cell, the same as its C++ version in board_flock.cpp (the host's): cell = row * cols +
+@ column, each line from p = (raw >> 16) + pad by one unsigned test against its limit
+@ (grid_line_limit: p >= 0 and p inv below count 2^16, unwrapped) and (p inv) >> 16; the
+@ rest, off the grid's ends, out of the loop (LINE_RARE: grid_line's clamps). Two slots a
+@ turn: x and y by one LDM each, 6 cycles a line, the rows times cols and two halfword
+@ stores: 44 cycles a pair, 22 a slot (the compiler's: 38).
+@
+@ SortCellsJob offsets (board_flock.cpp): x 0, x_end 4, y 8, cell 12, pad 16, inv 20,
+@ cols 24, rows 28, limit_x 32, limit_y 36 (the arrays from the first slot on).
+@ Registers in the loop: r0 x, r1 y, r2 cell, r3 inv (cols for the multiplies), r4-r7 two
+@ slots' x and y, then their lines; r8 pad, r9 limit_x, r10 limit_y, r11 cols, r12
+@ x_end - 4, lr inv; rows in the stack (the rare path's).
+
+@ \r = the line of the Q16.16 coordinate in \r: p = (r >> 16) + pad; below \limit,
+@ (p inv) >> 16; else LINE_RARE, out of the loop.
+    .macro LINE r, limit, count
+    asrs \r, \r, #16
+    add \r, r8
+    cmp \r, \limit
+    bhs .Lline_rare\@
+    muls \r, r3, \r
+    lsrs \r, \r, #16
+.Lline_back\@:
+    .subsection 1
+.Lline_rare\@:
+    LINE_RARE \r, \count
+    b .Lline_back\@
+    .subsection 0
+    .endm
+
+@ grid_line's clamps for p (in \r) off the fast test: p <= 0 gives line 0; else (p inv) >> 16
+@ (wrapping, as the C++) clamped to count - 1 (\count x: cols in r11; y: rows in the stack,
+@ read through r3, which gets inv back from lr).
+    .macro LINE_RARE r, count
+    cmp \r, #0
+    ble .Lrare_zero\@
+    muls \r, r3, \r
+    lsrs \r, \r, #16
+    .ifc \count, x
+    cmp \r, r11
+    blo .Lrare_end\@
+    mov \r, r11
+    subs \r, #1
+    .else
+    ldr r3, [sp]
+    cmp \r, r3
+    blo .Lrare_inv\@
+    subs \r, r3, #1
+.Lrare_inv\@:
+    mov r3, lr
+    .endif
+    b .Lrare_end\@
+.Lrare_zero\@:
+    movs \r, #0
+.Lrare_end\@:
+    .endm
+
+    .section .time_critical.flockscope_sort_cells, "ax", %progbits
+    .align 2
+    .global flockscope_sort_cells
+    .type flockscope_sort_cells, %function
+    .thumb_func
+flockscope_sort_cells:
+    push {r4-r7, lr}
+    mov r4, r8
+    mov r5, r9
+    mov r6, r10
+    mov r7, r11
+    push {r4-r7}
+    ldr r4, [r0, #28]
+    push {r4}                  @ rows
+    ldr r4, [r0, #16]
+    mov r8, r4                 @ pad
+    ldr r4, [r0, #32]
+    mov r9, r4                 @ limit_x
+    ldr r4, [r0, #36]
+    mov r10, r4                @ limit_y
+    ldr r4, [r0, #24]
+    mov r11, r4                @ cols
+    ldr r3, [r0, #20]
+    mov lr, r3                 @ inv
+    ldr r4, [r0, #4]
+    subs r4, #4
+    mov r12, r4                @ x_end - 4: two slots left while x is below
+    ldr r1, [r0, #8]           @ y
+    ldr r2, [r0, #12]          @ cell
+    ldr r0, [r0, #0]           @ x
+    cmp r0, r12
+    bhs 3f
+1:  ldm r0!, {r4, r5}          @ two slots' x
+    ldm r1!, {r6, r7}          @ and y
+    LINE r4, r9, x
+    LINE r5, r9, x
+    LINE r6, r10, y
+    LINE r7, r10, y
+    mov r3, r11
+    muls r6, r3, r6            @ row * cols + column
+    muls r7, r3, r7
+    adds r6, r6, r4
+    adds r7, r7, r5
+    strh r6, [r2]
+    strh r7, [r2, #2]
+    adds r2, #4
+    mov r3, lr
+    cmp r0, r12
+    blo 1b
+3:  bne 4f                     @ x = x_end - 4: the last slot alone
+    ldr r4, [r0]
+    ldr r6, [r1]
+    LINE r4, r9, x
+    LINE r6, r10, y
+    mov r3, r11
+    muls r6, r3, r6
+    adds r6, r6, r4
+    strh r6, [r2]
+4:  add sp, #4
+    pop {r4-r7}
+    mov r8, r4
+    mov r9, r5
+    mov r10, r6
+    mov r11, r7
+    pop {r4-r7, pc}
+    .subsection 1
+.Lsort_cells_end:              @ after the rare paths
+    .subsection 0
+    .size flockscope_sort_cells, .Lsort_cells_end - flockscope_sort_cells
+
+@ flockscope_sort_move(const SortMoveJob* job): the counting sort's move, the same as its
+@ C++ version in board_flock.cpp (the host's), in two passes, so that each has the
+@ registers it needs. First, for i from n - 1 down, the boids whose cell c is in [begin,
+@ begin + span): k = --start[c] (a halfword store: the other core may be writing its own
+@ counters) and sid[k] = 2 i, the boid's offset in cell and id, for now: 17 cycles a
+@ moved boid, 9 one of the other core's cells; with span 2^32 - 1 (every cell, one core)
+@ without the test, 14. Then the slots [start[begin], slot_end), which only these boids
+@ fill, each gathered from its boid: sid[k] = id[i], and near[k] = x, y, vx, vy (Q16.16)
+@ by one STM, loaded from the state arrays at 4 i stepped by their distances: 23 cycles a
+@ slot, two a turn, 25 with the loop. One core: 39 cycles a boid (the compiler's one pass:
+@ about 70).
+@
+@ SortMoveJob offsets (board_flock.cpp): cell 0, n 4, start 8 (cell_start + begin),
+@ begin 12, span 16, slot_end 20, id 24, sid 28, near 32, x 36, y 40, vx 44, vy 48.
+@ Registers, first pass: r0 cell, r1 2 i, r2 start, r3 sid, r4 c - begin (then 2 (c -
+@ begin)), r5 k, r8 -begin, r9 span, r12 the job. Second pass: r0 sid + 2 k, r1 near + 16 k,
+@ r2 id, r3 x, r4-r7 the slot (r7 first 2 i, then its offset in the state arrays), r9
+@ y - x, r10 vx - y, r11 vy - vx (bytes), r12 sid + 2 slot_end.
+
+@ Slot k (sid at r0 + \off): its boid's id into sid, its state into near (r1, stepped).
+    .macro GATHER_SLOT off
+    ldrh r7, [r0, #\off]       @ 2 i
+    ldrh r4, [r2, r7]
+    strh r4, [r0, #\off]       @ sid[k] = id[i]
+    lsls r7, r7, #1            @ 4 i
+    ldr r4, [r3, r7]
+    add r7, r9
+    ldr r5, [r3, r7]
+    add r7, r10
+    ldr r6, [r3, r7]
+    add r7, r11
+    ldr r7, [r3, r7]
+    stm r1!, {r4-r7}           @ near[k] = x, y, vx, vy
+    .endm
+
+    .section .time_critical.flockscope_sort_move, "ax", %progbits
+    .align 2
+    .global flockscope_sort_move
+    .type flockscope_sort_move, %function
+    .thumb_func
+flockscope_sort_move:
+    push {r4-r7, lr}
+    mov r4, r8
+    mov r5, r9
+    mov r6, r10
+    mov r7, r11
+    push {r4-r7}
+    mov r12, r0
+    ldr r4, [r0, #12]
+    rsbs r4, r4, #0
+    mov r8, r4                 @ -begin
+    ldr r4, [r0, #16]
+    mov r9, r4                 @ span
+    ldr r1, [r0, #4]
+    lsls r1, r1, #1            @ 2 n
+    ldr r2, [r0, #8]           @ start (+ begin)
+    ldr r3, [r0, #28]          @ sid
+    ldr r0, [r0, #0]           @ cell
+    adds r4, #1
+    beq 6f                     @ span 2^32 - 1: every cell, no test
+    b 2f
+1:  ldrh r4, [r0, r1]          @ c = cell[i]
+    add r4, r8
+    cmp r4, r9
+    bhs 2f                     @ not in [begin, begin + span)
+    lsls r4, r4, #1
+    ldrh r5, [r2, r4]
+    subs r5, #1                @ k = --start[c]
+    strh r5, [r2, r4]
+    lsls r5, r5, #1
+    strh r1, [r3, r5]          @ sid[k] = 2 i
+2:  subs r1, #2
+    bcs 1b
+5:  ldrh r4, [r2]              @ start[begin]: the first slot
+    mov r0, r12
+    ldr r3, [r0, #36]          @ x
+    ldr r6, [r0, #40]
+    subs r5, r6, r3
+    mov r9, r5                 @ y - x
+    ldr r5, [r0, #44]
+    subs r6, r5, r6
+    mov r10, r6                @ vx - y
+    ldr r6, [r0, #48]
+    subs r6, r6, r5
+    mov r11, r6                @ vy - vx
+    ldr r1, [r0, #32]
+    lsls r5, r4, #4
+    adds r1, r1, r5            @ near + 16 k
+    ldr r6, [r0, #20]          @ slot_end
+    ldr r2, [r0, #24]          @ id
+    ldr r0, [r0, #28]          @ sid
+    lsls r6, r6, #1
+    adds r6, r6, r0
+    mov r12, r6                @ sid + 2 slot_end
+    lsls r4, r4, #1
+    adds r0, r0, r4            @ sid + 2 k
+    cmp r0, r6
+    bhs 4f
+    subs r4, r6, r0
+    lsrs r4, r4, #2            @ carry: an odd number of slots, one first
+    bcc 3f
+    GATHER_SLOT 0
+    adds r0, #2
+    cmp r0, r12
+    bhs 4f
+3:  GATHER_SLOT 0
+    GATHER_SLOT 2
+    adds r0, #4
+    cmp r0, r12
+    blo 3b
+4:  pop {r4-r7}
+    mov r8, r4
+    mov r9, r5
+    mov r10, r6
+    mov r11, r7
+    pop {r4-r7, pc}
+6:  b 8f                       @ the first pass for every cell
+7:  ldrh r4, [r0, r1]          @ c = cell[i]
+    lsls r4, r4, #1
+    ldrh r5, [r2, r4]
+    subs r5, #1                @ k = --start[c]
+    strh r5, [r2, r4]
+    lsls r5, r5, #1
+    strh r1, [r3, r5]          @ sid[k] = 2 i
+8:  subs r1, #2
+    bcs 7b
+    b 5b
+    .size flockscope_sort_move, . - flockscope_sort_move

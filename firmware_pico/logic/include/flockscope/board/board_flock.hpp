@@ -378,6 +378,7 @@ class BoardFlock {
   std::uint32_t inv_cell_ = 65536 / 40;  // floor(2^16 / cell_px_)
   std::int32_t pad_px_ = 0;              // the grid starts this far left of / above the screen
   std::uint32_t cols_ = 1, rows_ = 1;
+  std::uint32_t line_limit_x_ = 0, line_limit_y_ = 0;  // grid_line_limit() of cols_, rows_
   // Scouts and bias.
   std::uint32_t scouts1_ = 0, scouts2_ = 0;
   fix biasval_{};
