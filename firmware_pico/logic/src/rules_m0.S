@@ -614,8 +614,12 @@ flockscope_update_run:
     muls r4, r6, r4
     adds r4, r4, r0
     adds r4, #48               @ &run[runs]
-5:  ldr r6, =.Lrun_scanned + 1 @ the scan's end: back here
-    str r6, [r4, #8]
+5:  ldr r6, =.Lrun_scanned + 1 @ the scan's end: back here (timed with the profile clock)
+    ldr r1, [r5, #24]
+    cmp r1, #0
+    beq 13f
+    ldr r6, =.Lrun_timed + 1
+13: str r6, [r4, #8]
     movs r3, #0xd0
     lsls r3, r3, #24
     adds r3, #0x80
@@ -686,9 +690,6 @@ flockscope_update_run:
     ldr r5, [sp, #0]
     ldr r0, [r5, #0]
     SCAN_SUMS
-    ldr r1, [r5, #24]          @ clock
-    cmp r1, #0
-    bne .Lrun_timed
 .Lrun_rules:
     ldr r0, [r5, #0]
     ldr r1, [r5, #8]
@@ -706,7 +707,11 @@ flockscope_update_run:
 .Lrun_end:
     ldr r0, [sp, #12]
     b .Lrun_return
-.Lrun_timed:
+.Lrun_timed:                   @ the same with the profile clock: the scan's cycles counted
+    ldr r5, [sp, #0]
+    ldr r0, [r5, #0]
+    SCAN_SUMS
+    ldr r1, [r5, #24]
     blx r1
     ldr r4, [sp, #20]
     subs r0, r0, r4
