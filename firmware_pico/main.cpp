@@ -317,7 +317,12 @@ int main() {
 #ifndef FLOCKSCOPE_SINGLE_CORE
     post_metrics();
 #endif
-    if (measure.on()) measure.end_frame(*g_board, {tl0, t0, td, t1});
+    if (measure.on()) {
+      measure.end_frame(*g_board, {tl0, t0, td, t1});
+      // The result is in: the framebuffer stays the measured flock's last frame (the
+      // runner's --screen reads it), the step is over.
+      if (measure.finished()) for (;;) tight_loop_contents();
+    }
     const auto cycles = std::uint32_t((t1 - t0) * (clock_get_hz(clk_sys) / 1000000u));
     cycles_sum += cycles;
     ++cycles_frames;

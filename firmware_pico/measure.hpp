@@ -106,6 +106,9 @@ class Measurement {
   // t.link to t.start, and from t.end on), the frame's phases added to the means, and the
   // result written once `frames` frames after the warm-up are in.
   void end_frame(board::Board& b, const FrameTimes& t);
+  // A fixed flock's result is written (the runner stops; the firmware holds its last
+  // frame). The lab's spawning (boids 0) runs on.
+  bool finished() const { return cfg_.boids != 0 && cfg_.frames != 0 && frames_ == cfg_.frames; }
 
  private:
   MeasureConfig cfg_;

@@ -29,6 +29,7 @@
 
 #include "emulator_process.hpp"
 #include "flockscope/board/board_flock.hpp"
+#include "flockscope/board/draw.hpp"
 #include "flockscope/board/host_storage.hpp"
 #include "vb_client.hpp"
 
@@ -206,7 +207,9 @@ TEST(Emulator, TwoCoresShareTheUpdateAndMakeTheOneCoreFlock) {
   const std::string args = "--warmup 4 --frames 3 800";
   const std::string screen =
       (std::filesystem::temp_directory_path() / ("flockscope-screen-" + std::to_string(getpid()) + ".png")).string();
-  const Measurement one = measure(1, args), dual = measure(2, "--screen " + screen + " " + args);
+  const std::string screen1 =
+      (std::filesystem::temp_directory_path() / ("flockscope-screen-" + std::to_string(getpid()) + "-1.png")).string();
+  const Measurement one = measure(1, "--screen " + screen1 + " " + args), dual = measure(2, "--screen " + screen + " " + args);
   std::printf("%s%s", one.out.c_str(), dual.out.c_str());
   ASSERT_EQ(one.status, 0) << one.out;
   ASSERT_EQ(dual.status, 0) << dual.out;
@@ -239,22 +242,41 @@ TEST(Emulator, TwoCoresShareTheUpdateAndMakeTheOneCoreFlock) {
   EXPECT_GT(update2, 0.0);
   EXPECT_LT(update2, 0.7 * (update1 + scan1)) << "the second core took no share of the update";
 
-  int w = 0, h = 0, n = 0;
-  unsigned char* px = stbi_load(screen.c_str(), &w, &h, &n, 1);
-  ASSERT_NE(px, nullptr) << "no screen PNG at " << screen;
-  EXPECT_EQ(w, 640);
-  EXPECT_EQ(h, 480);
-  std::size_t lit_field = 0, lit_status = 0;  // below and in the 16-row status line
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x)
-      if (px[y * w + x] != 0) (y < 16 ? lit_status : lit_field) += 1;
-  stbi_image_free(px);
-  std::filesystem::remove(screen);
-  // 800 boids as 2x2 dots (a few overlap) and one predator's 7x7 cross: no trails left
-  // behind, no boid missing.
-  EXPECT_GT(lit_field, 3u * 800u);
-  EXPECT_LE(lit_field, 4u * 800u + 25u);
-  EXPECT_GT(lit_status, 100u) << "no status line";
+  // The screens the board drew (one core: its whole-screen dot loop in Thumb-1; two: the
+  // row bands), below the 16-row status line, are exactly the host's drawing of its flock
+  // (draw_flock: dots and the predator's cross) after as many frames.
+  for (const std::string& path : {screen1, screen}) {
+    int w = 0, h = 0, n = 0;
+    unsigned char* px = stbi_load(path.c_str(), &w, &h, &n, 1);
+    ASSERT_NE(px, nullptr) << "no screen PNG at " << path;
+    EXPECT_EQ(w, 640);
+    EXPECT_EQ(h, 480);
+    const Measurement& m = path == screen ? dual : one;
+    const int drawn = std::atoi(m.field("the framebuffer after frame").c_str());
+    ASSERT_GE(drawn, frame) << m.out;
+    fb::HostFlockStorage shown_storage(800);
+    fb::BoardFlock shown(shown_storage.buffers);
+    shown.reset(store, 1, 800);
+    for (int i = 0; i < drawn; ++i) shown.step();
+    std::vector<std::uint32_t> words(fb::kFbWords, 0);
+    fb::Framebuffer want(words.data());
+    fb::draw_flock(want, shown);
+    std::size_t lit_field = 0, lit_status = 0, differ = 0;  // below and in the 16-row status line
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        const bool lit = px[y * w + x] != 0;
+        (y < 16 ? lit_status : lit_field) += lit;
+        if (y >= 16) differ += lit != want.get(x, y);
+      }
+    stbi_image_free(px);
+    std::filesystem::remove(path);
+    // 800 boids as 2x2 dots (a few overlap) and one predator's 7x7 cross: no trails left
+    // behind, no boid missing, every pixel where the host puts it.
+    EXPECT_GT(lit_field, 3u * 800u) << path;
+    EXPECT_LE(lit_field, 4u * 800u + 25u) << path;
+    EXPECT_EQ(differ, 0u) << path << ": pixels that differ from the host's drawing";
+    EXPECT_GT(lit_status, 100u) << "no status line";
+  }
 }
 
 // The rules' fast path in Thumb-1 (rules_m0.S: flockscope_rules, flockscope_update_run)

@@ -105,12 +105,24 @@ void draw_predators(Framebuffer& fb, const BoardFlock& flock) {
 // for the band is one unsigned compare on the raw coordinate: a dot at pixel row y touches
 // rows y and y + 1, so it is in the band when y is in [y0 - 1, y1). The band is clamped
 // to the screen first, so the row tests below are the clip too. One core draws the whole
-// screen through a loop without the band test. A boid's pixel is round_q9(raw) >> 9 of its
+// screen through flockscope_draw_dots, without the band tests. A boid's pixel is round_q9(raw) >> 9 of its
 // Q16.16 state, int32(raw + 64) >> 16 (the rounding added modulo 2^32, as round_q9 adds
 // it: no signed overflow). Everything the loop needs is in locals: the framebuffer's
 // stores cannot alias them, so the compiler keeps them in registers (through the flock's
 // members it reloaded the count and the framebuffer's address after every store: ~55
 // cycles a dot on the M0+).
+// flockscope_draw_dots' job (plain data with fixed offsets: the RP2040 build runs it in
+// Thumb-1, draw_m0.S): the dots of boids 0 .. n - 1 over the whole screen.
+struct DotsJob {
+  std::uint32_t* words;  // 0
+  const fix *xs, *ys;    // 4, 8
+  std::uint32_t n;       // 12
+};
+static_assert(sizeof(void*) != 4 || sizeof(DotsJob) == 16, "draw_m0.S reads DotsJob at fixed offsets");
+extern "C" void flockscope_draw_dots(const DotsJob* job);
+// A dot the fast loop leaves out (the screen's edges, across two words): clipped.
+extern "C" void flockscope_dot2_edge(std::uint32_t* words, int x, int y) { Framebuffer(words).dot2(x, y); }
+
 namespace {
 void clamp_band(int& y0, int& y1) {
   y0 = y0 < 0 ? 0 : y0 > kFbHeight ? kFbHeight : y0;
@@ -119,23 +131,31 @@ void clamp_band(int& y0, int& y1) {
 std::uint32_t rounded(fix v) { return std::uint32_t(v.raw) + 64u; }
 }  // namespace
 
+#ifndef FLOCKSCOPE_DRAW_ASM
+extern "C" void flockscope_draw_dots(const DotsJob* job) {
+  std::uint32_t* const words = job->words;
+  for (std::uint32_t k = 0; k < job->n; ++k) {
+    const int x = std::int32_t(rounded(job->xs[k])) >> 16, y = std::int32_t(rounded(job->ys[k])) >> 16;
+    if (unsigned(x) < unsigned(kFbWidth - 1) && unsigned(y) < unsigned(kFbHeight - 1) && (x & 31) != 31) {
+      const std::uint32_t m = 3u << (x & 31);
+      std::uint32_t* const p = words + y * kFbWordsPerRow + (x >> 5);
+      p[0] |= m;
+      p[kFbWordsPerRow] |= m;
+    } else {
+      flockscope_dot2_edge(words, x, y);
+    }
+  }
+}
+#endif
+
 void draw_boids_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1) {
   clamp_band(y0, y1);
   std::uint32_t* const words = fb.words();
   const fix *const xs = flock.xs(), *const ys = flock.ys();
   const std::uint32_t n = flock.size();
-  if (y0 == 0 && y1 == kFbHeight) {  // the whole screen (one core): fewer values live
-    for (std::uint32_t k = 0; k < n; ++k) {
-      const int x = std::int32_t(rounded(xs[k])) >> 16, y = std::int32_t(rounded(ys[k])) >> 16;
-      if (unsigned(x) < unsigned(kFbWidth - 1) && unsigned(y) < unsigned(kFbHeight - 1) && (x & 31) != 31) {
-        const std::uint32_t m = 3u << (x & 31);
-        std::uint32_t* const p = words + y * kFbWordsPerRow + (x >> 5);
-        p[0] |= m;
-        p[kFbWordsPerRow] |= m;
-      } else {
-        fb.dot2(x, y);
-      }
-    }
+  if (y0 == 0 && y1 == kFbHeight) {  // the whole screen (one core): no band tests
+    const DotsJob job{words, xs, ys, n};
+    flockscope_draw_dots(&job);
     return;
   }
   const std::uint32_t lo = std::uint32_t(y0 - 1) << 16, span = std::uint32_t(y1 - y0 + 1) << 16;

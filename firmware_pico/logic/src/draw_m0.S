@@ -31,3 +31,80 @@ flockscope_clear_rows:
     pop {r4-r7}
 2:  bx lr
     .size flockscope_clear_rows, . - flockscope_clear_rows
+
+@ flockscope_draw_dots(const DotsJob* job) for the Cortex-M0+ (RP2040): the boids' 2x2 dots
+@ over the whole screen (one core's drawing; draw_boids_rows), the same as its C++ version
+@ in draw.cpp (the host's). DotsJob offsets (draw.cpp): words 0, xs 4, ys 8, n 12. A
+@ boid's pixel is int32(raw + 64) >> 16 of its Q16.16 state (round_q9's rounding); a dot
+@ inside the screen that does not straddle two words is two read-modify-writes of one
+@ mask (38 cycles a boid with the loop, the compiler's ~57); the others (the screen's
+@ edges, x = 31 mod 32) go through flockscope_dot2_edge (Framebuffer::dot2: clipped).
+@ Registers in the loop: r4 x, r5 y, r6 ys - xs (bytes), r7 &xs[k], r8 479 (the last row
+@ a dot's top may be on is 478), r9 words, r10 &xs[n]; r0-r3 scratch.
+    .section .time_critical.flockscope_draw_dots, "ax", %progbits
+    .align 2
+    .global flockscope_draw_dots
+    .type flockscope_draw_dots, %function
+    .thumb_func
+flockscope_draw_dots:
+    push {r4-r7, lr}
+    mov r4, r8
+    mov r5, r9
+    mov r6, r10
+    push {r4-r6}
+    ldr r4, [r0, #0]
+    mov r9, r4                 @ words
+    ldr r7, [r0, #4]           @ xs
+    ldr r6, [r0, #8]
+    subs r6, r6, r7            @ ys - xs
+    ldr r4, [r0, #12]
+    lsls r4, r4, #2
+    adds r4, r4, r7
+    mov r10, r4                @ &xs[n]
+    ldr r4, =479
+    mov r8, r4
+    cmp r7, r10
+    bhs 3f
+1:  ldr r4, [r7, #0]
+    ldr r5, [r7, r6]
+    adds r7, #4
+    adds r4, #64
+    asrs r4, r4, #16           @ x
+    adds r5, #64
+    asrs r5, r5, #16           @ y
+    lsrs r3, r4, #5            @ its word in the row (x < 0: huge)
+    cmp r3, #20
+    bhs 5f
+    movs r2, #31
+    ands r2, r4
+    cmp r2, #31
+    beq 5f                     @ x = 31 mod 32: the dot straddles two words
+    cmp r5, r8
+    bhs 5f                     @ y outside [0, 479)
+    movs r1, #3
+    lsls r1, r2                @ the dot's two pixels
+    movs r2, #80
+    muls r2, r5, r2
+    lsls r3, r3, #2
+    adds r3, r3, r2
+    add r3, r9                 @ its word in row y
+    ldr r2, [r3, #0]
+    orrs r2, r1
+    str r2, [r3, #0]
+    ldr r2, [r3, #80]          @ and in row y + 1
+    orrs r2, r1
+    str r2, [r3, #80]
+2:  cmp r7, r10
+    blo 1b
+3:  pop {r4-r6}
+    mov r8, r4
+    mov r9, r5
+    mov r10, r6
+    pop {r4-r7, pc}
+5:  mov r0, r9
+    movs r1, r4
+    movs r2, r5
+    bl flockscope_dot2_edge
+    b 2b
+    .ltorg
+    .size flockscope_draw_dots, . - flockscope_draw_dots
