@@ -272,6 +272,18 @@ flockscope_sort_cells:
     stm r1!, {r4-r7}           @ near[k] = x, y, vx, vy
     .endm
 
+@ Boid i's slot claimed: c in r4 (its cell), start at r2, sid at r3, 2 i in r1:
+@ k = --start[c] (a halfword store: the other core may be claiming other cells' slots),
+@ sid[k] = 2 i.
+    .macro CLAIM_SLOT
+    lsls r4, r4, #1
+    ldrh r5, [r2, r4]
+    subs r5, #1
+    strh r5, [r2, r4]
+    lsls r5, r5, #1
+    strh r1, [r3, r5]
+    .endm
+
     .section .time_critical.flockscope_sort_move, "ax", %progbits
     .align 2
     .global flockscope_sort_move
@@ -302,12 +314,7 @@ flockscope_sort_move:
     add r4, r8
     cmp r4, r9
     bhs 2f                     @ not in [begin, begin + span)
-    lsls r4, r4, #1
-    ldrh r5, [r2, r4]
-    subs r5, #1                @ k = --start[c]
-    strh r5, [r2, r4]
-    lsls r5, r5, #1
-    strh r1, [r3, r5]          @ sid[k] = 2 i
+    CLAIM_SLOT
 2:  subs r1, #2
     bcs 1b
 5:  ldrh r4, [r2]              @ start[begin]: the first slot
@@ -355,12 +362,7 @@ flockscope_sort_move:
     pop {r4-r7, pc}
 6:  b 8f                       @ the first pass for every cell
 7:  ldrh r4, [r0, r1]          @ c = cell[i]
-    lsls r4, r4, #1
-    ldrh r5, [r2, r4]
-    subs r5, #1                @ k = --start[c]
-    strh r5, [r2, r4]
-    lsls r5, r5, #1
-    strh r1, [r3, r5]          @ sid[k] = 2 i
+    CLAIM_SLOT
 8:  subs r1, #2
     bcs 7b
     b 5b
