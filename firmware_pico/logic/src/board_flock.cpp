@@ -551,7 +551,9 @@ namespace {
 // `cols` cell starts apart): the outer rows' first (top, bottom), then the middle rows', each
 // with its Thumb-1 scan entry (the outer rows' with the test on dy alone, the middle rows'
 // as job.middle_whole says); and, with a trim, its edges (Q23.9, from the grid lines from
-// the stencil's second column and row on) and the outer rows' slots. make_runs() at reach 2
+// the stencil's second column and row on: a Q16.16 coordinate is on line i or beyond iff it
+// is at least line i's first pixel, and round_q9 keeps the order, so a boid on a line
+// before has a Q23.9 coordinate <= 512 x that pixel) and the outer rows' slots. make_runs() at reach 2
 // and the host's flockscope_update_run make them here; the RP2040's update run makes the
 // same in Thumb-1 (rules_m0.S).
 void make_cell_runs(ScanJob& job, StencilTrim* trim, const NearBoid* near, const std::uint16_t* top,
@@ -735,7 +737,10 @@ void BoardFlock::set_scan_entries(ScanJob& job) {
     const std::uint16_t* const top = start + ((cy - reach) * cols + cx - reach);
     job.middle_whole = middle_whole_;
     if (reach == 2) {
-      make_cell_runs(job, trimming() ? &trim : nullptr, near, top, cols, line_px_ + cx - 1, line_px_ + cy - 1);
+      if (trimming())
+        make_cell_runs(job, &trim, near, top, cols, line_px_ + cx - 1, line_px_ + cy - 1);
+      else
+        make_cell_runs(job, nullptr, near, top, cols, nullptr, nullptr);
       return true;
     }
     const std::uint16_t* const bottom = top + 2 * reach * cols;
@@ -754,9 +759,6 @@ void BoardFlock::set_scan_entries(ScanJob& job) {
       trim.top9 = line_px_[cy - reach + 1] * 512, trim.bottom9 = line_px_[cy + reach] * 512;
       trim.left9 = line_px_[cx - reach + 1] * 512, trim.right9 = line_px_[cx + reach] * 512;
     }
-    // (The edges: a Q16.16 coordinate is on line i or beyond iff it is at least line i's
-    // first pixel, and round_q9 keeps the order, so a boid on a line before has a Q23.9
-    // coordinate <= 512 x that pixel.)
     return true;
   }
   const std::uint32_t x0 = cx > reach ? cx - reach : 0, x1 = cx + reach < cols ? cx + reach : cols - 1;

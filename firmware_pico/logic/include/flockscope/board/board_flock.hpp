@@ -154,9 +154,11 @@ extern "C" std::uint32_t flockscope_rules(const ScanJob* job, RulesJob* rules, s
 
 // The fast scan's stencil, trimmed for each boid (BoardFlock::make_runs, trim_runs): the
 // outermost rows and columns of the (2 reach + 1)^2 cells lie wholly beyond the visual range
-// of a boid near the far side of its own cell, and so do the four corner cells still more
-// often (at reach 2 in a uniform flock: each outer row for about 1 boid in 10, each corner
-// for 6 in 7; on the lab's measured flock 13 % of the candidates fresh, 10 % clumped). A
+// of a boid near the far side of its own cell (with cells of exactly half the range, as
+// the lab's 20 px, hardly ever), and so do the four corner cells more often (at reach 2,
+// cells of half the range, a uniform flock: each corner for about 7 boids in 10; on the
+// lab's flock of 2,000, 10 % of the candidates fresh, 8 % clumped:
+// BoardFlock.TrimmedStencilGivesEveryBoidTheWholeStencilSums). A
 // cell whose nearest point is at least visualRange away holds no candidate the scan would
 // count, so leaving it out changes no sum. The runs of the outer rows (the job's first two)
 // are cut at their corner cells, or emptied.
