@@ -564,15 +564,16 @@ flockscope_rules:
 @ The scan runs inline: this routine sets the scan loop's registers and stack slots (see
 @ scan_m0.S: r1, r2 the boid, r3 the interpolators, r8 visual2, r9 protected2, r10 seen,
 @ r11 1, r12 sep x; [sp+4] the next run, [sp+16] sep y) and enters the job's first run;
-@ the run after the last has this routine's .Lrun_scanned as its entry (set once per
-@ call), so the scan's loops come back here without a call, and the ranges and the
-@ constant stay in their registers from slot to slot (flockscope_rules keeps r4-r11).
-@ UpdateRun offsets (board_flock.hpp): job 0, trim 4, rules 8, near 12, id 16, scout_end 20,
-@ clock 24, scan_cycles 28, code 32, top 36, row_bytes 40, lines_x 44, lines_y 48. With top
-@ not null the routine first makes the cell's job (5 x 5 cells: reach 2) as
+@ the run after the last has this routine's .Lrun_scanned (.Lrun_timed with the clock) as
+@ its entry (set once per call), so the scan's loops come back here without a call, and
+@ the ranges and the constant stay in their registers from slot to slot (flockscope_rules
+@ keeps r4-r11). The job's runs come with their entries (make_runs), or, with top not
+@ null, the routine first makes the cell's job itself (5 x 5 cells: reach 2) as
 @ BoardFlock::make_cell_runs does: the five runs with their entries and the trim's edges
-@ and slots, about 160 cycles a cell (the C++ took about twice that). StencilTrim: top9 0, bottom9 4, left9 8, right9 12,
-@ top[4] 16, bottom[4] 32. ScanJob: x 0, y 4, visual2 8, protected2 12, sums 16..40,
+@ and slots, about 160 cycles a cell (the C++ took about twice that).
+@ UpdateRun offsets (board_flock.hpp): job 0, trim 4, rules 8, near 12, id 16, scout_end 20,
+@ clock 24, scan_cycles 28, code 32, top 36, row_bytes 40, lines_x 44, lines_y 48.
+@ StencilTrim: top9 0, bottom9 4, left9 8, right9 12, top[4] 16, bottom[4] 32. ScanJob: x 0, y 4, visual2 8, protected2 12, sums 16..40,
 @ runs 44, run[] 48 (begin, end, entry), middle_whole 168.
 @ Stack: [sp] run, [sp+8] k, [sp+12] end, [sp+20] the clock before the scan.
     .section .time_critical.flockscope_update_run, "ax", %progbits
