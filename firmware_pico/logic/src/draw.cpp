@@ -101,16 +101,6 @@ void draw_predators(Framebuffer& fb, const BoardFlock& flock) {
   }
 }
 
-// The loop passes over every boid (the new positions are not in grid order), so the test
-// for the band is one unsigned compare on the raw coordinate: a dot at pixel row y touches
-// rows y and y + 1, so it is in the band when y is in [y0 - 1, y1). The band is clamped
-// to the screen first, so the row tests below are the clip too. One core draws the whole
-// screen through flockscope_draw_dots, without the band tests. A boid's pixel is round_q9(raw) >> 9 of its
-// Q16.16 state, int32(raw + 64) >> 16 (the rounding added modulo 2^32, as round_q9 adds
-// it: no signed overflow). Everything the loop needs is in locals: the framebuffer's
-// stores cannot alias them, so the compiler keeps them in registers (through the flock's
-// members it reloaded the count and the framebuffer's address after every store: ~55
-// cycles a dot on the M0+).
 // flockscope_draw_dots' job (plain data with fixed offsets: the RP2040 build runs it in
 // Thumb-1, draw_m0.S): the dots of boids 0 .. n - 1 over the whole screen.
 struct DotsJob {
@@ -148,6 +138,16 @@ extern "C" void flockscope_draw_dots(const DotsJob* job) {
 }
 #endif
 
+// The loop passes over every boid (the new positions are not in grid order), so the test
+// for the band is one unsigned compare on the raw coordinate: a dot at pixel row y touches
+// rows y and y + 1, so it is in the band when y is in [y0 - 1, y1). The band is clamped to
+// the screen first, so the row tests below are the clip too. One core draws the whole
+// screen through flockscope_draw_dots, without the band tests. A boid's pixel is
+// round_q9(raw) >> 9 of its Q16.16 state, int32(raw + 64) >> 16 (the rounding added
+// modulo 2^32, as round_q9 adds it: no signed overflow). Everything the loop needs is in
+// locals: the framebuffer's stores cannot alias them, so the compiler keeps them in
+// registers (through the flock's members it reloaded the count and the framebuffer's
+// address after every store: ~55 cycles a dot on the M0+).
 void draw_boids_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1) {
   clamp_band(y0, y1);
   std::uint32_t* const words = fb.words();
