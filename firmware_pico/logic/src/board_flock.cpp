@@ -9,6 +9,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 
 namespace flockscope::board {
 
@@ -296,7 +297,11 @@ void BoardFlock::sort_count() {
   std::uint16_t* const count = buf_.cell_start;
   const std::uint16_t* cell = buf_.cell;
   const std::uint32_t n = n_;
-  for (std::uint32_t c = 0; c < cells; ++c) count[c] = 0;
+  // The counters zeroed as whole words (cell_start may start on a halfword).
+  std::uint32_t c0 = 0;
+  if (reinterpret_cast<std::uintptr_t>(count) & 2u) count[c0++] = 0;
+  flockscope_zero_words(reinterpret_cast<std::uint32_t*>(count + c0), (cells - c0) / 2);
+  if ((cells - c0) & 1u) count[cells - 1] = 0;
   count[cells] = std::uint16_t(n);
   std::uint32_t i = 0;
   for (; i + 2 <= n; i += 2) ++count[cell[i]], ++count[cell[i + 1]];
@@ -344,6 +349,8 @@ static_assert(sizeof(void*) != 4 || sizeof(SortMoveJob) == 52, "sort_m0.S reads 
 }  // namespace
 extern "C" void flockscope_sort_move(const SortMoveJob* job);
 #ifndef FLOCKSCOPE_SORT_ASM
+extern "C" void flockscope_zero_words(std::uint32_t* p, std::uint32_t n) { std::memset(p, 0, n * sizeof *p); }
+
 extern "C" void flockscope_sort_move(const SortMoveJob* job) {
   // First each boid's slot: start[c] steps down to it, and sid[k] keeps the boid's index
   // for now (the assembly keeps 2 i, its offset in cell and id).

@@ -40,16 +40,8 @@ char* put_str(char* p, char* end, const char* s) {
   while (*s && p < end) *p++ = *s++;
   return p;
 }
-static_assert(kFbWordsPerRow == 20, "draw_m0.S clears rows of 20 words");
-extern "C" void flockscope_clear_rows(std::uint32_t* row, std::uint32_t rows);
-#ifndef FLOCKSCOPE_DRAW_ASM
-extern "C" void flockscope_clear_rows(std::uint32_t* row, std::uint32_t rows) {
-  for (std::uint32_t i = 0; i < rows * kFbWordsPerRow; ++i) row[i] = 0;
-}
-#endif
-
 void Framebuffer::clear(int first_row, int rows) {
-  if (rows > 0) flockscope_clear_rows(w_ + first_row * kFbWordsPerRow, std::uint32_t(rows));
+  if (rows > 0) flockscope_zero_words(w_ + first_row * kFbWordsPerRow, std::uint32_t(rows * kFbWordsPerRow));
 }
 
 int Framebuffer::text(int x, int y, const char* s, int scale) {

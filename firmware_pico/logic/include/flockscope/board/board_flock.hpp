@@ -47,6 +47,10 @@ constexpr std::uint32_t pack_v9(std::int32_t vx9, std::int32_t vy9) {
   return (std::uint32_t(saturate16(vx9)) & 0xffffu) | std::uint32_t(saturate16(vy9)) << 16;
 }
 
+// n words from p on set to 0 (the RP2040's in Thumb-1, sort_m0.S: the sort's counters and
+// the framebuffer's rows every frame).
+extern "C" void flockscope_zero_words(std::uint32_t* p, std::uint32_t n);
+
 struct FlockBuffers {
   fix *x, *y, *vx, *vy;      // state (Q16.16), in grid order from begin_step() on
   NearBoid* near;            // the previous frame in grid order, Q23.9 (see NearBoid)
