@@ -1,6 +1,7 @@
     .syntax unified
     .cpu cortex-m0plus
     .thumb
+#include "frame_m0.inc"
 
 @ flockscope_draw_dots(const DotsJob* job) for the Cortex-M0+ (RP2040): the boids' 2x2 dots
 @ over the whole screen (one core's drawing; draw_boids_rows), the same as its C++ version
@@ -17,11 +18,7 @@
     .type flockscope_draw_dots, %function
     .thumb_func
 flockscope_draw_dots:
-    push {r4-r7, lr}
-    mov r4, r8
-    mov r5, r9
-    mov r6, r10
-    push {r4-r6}
+    ENTER_R4_R11
     ldr r4, [r0, #0]
     mov r9, r4                 @ words
     ldr r7, [r0, #4]           @ xs
@@ -66,11 +63,7 @@ flockscope_draw_dots:
     str r2, [r3, #80]
 2:  cmp r7, r10
     blo 1b
-3:  pop {r4-r6}
-    mov r8, r4
-    mov r9, r5
-    mov r10, r6
-    pop {r4-r7, pc}
+3:  RETURN_R4_R11
 5:  mov r0, r9
     movs r1, r4
     movs r2, r5

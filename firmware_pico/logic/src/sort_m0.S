@@ -23,17 +23,14 @@
     .syntax unified
     .cpu cortex-m0plus
     .thumb
+#include "frame_m0.inc"
     .section .time_critical.flockscope_sort_finish, "ax", %progbits
     .align 2
     .global flockscope_sort_finish
     .type flockscope_sort_finish, %function
     .thumb_func
 flockscope_sort_finish:
-    push {r4-r7, lr}
-    mov r4, r8
-    mov r5, r9
-    mov r6, r10
-    push {r4-r6}
+    ENTER_R4_R11
     ldr r1, [r0, #4]
     mov r12, r1                @ near_end
     ldr r2, [r0, #8]           @ x
@@ -81,11 +78,7 @@ flockscope_sort_finish:
     adds r2, #4
     cmp r0, r12
     blo 1b
-2:  pop {r4-r6}
-    mov r8, r4
-    mov r9, r5
-    mov r10, r6
-    pop {r4-r7, pc}
+2:  RETURN_R4_R11
 3:  ldr r3, =32767             @ v from vx and vy saturated (saturate16): rare, out of
     cmp r6, r3                 @ the loop; w keeps vy
     ble 5f
@@ -173,12 +166,7 @@ flockscope_sort_finish:
     .type flockscope_sort_cells, %function
     .thumb_func
 flockscope_sort_cells:
-    push {r4-r7, lr}
-    mov r4, r8
-    mov r5, r9
-    mov r6, r10
-    mov r7, r11
-    push {r4-r7}
+    ENTER_R4_R11
     ldr r4, [r0, #28]
     push {r4}                  @ rows
     ldr r4, [r0, #16]
@@ -226,12 +214,7 @@ flockscope_sort_cells:
     adds r6, r6, r4
     strh r6, [r2]
 4:  add sp, #4
-    pop {r4-r7}
-    mov r8, r4
-    mov r9, r5
-    mov r10, r6
-    mov r11, r7
-    pop {r4-r7, pc}
+    RETURN_R4_R11
     .subsection 1
 .Lsort_cells_end:              @ after the rare paths
     .subsection 0
@@ -290,12 +273,7 @@ flockscope_sort_cells:
     .type flockscope_sort_move, %function
     .thumb_func
 flockscope_sort_move:
-    push {r4-r7, lr}
-    mov r4, r8
-    mov r5, r9
-    mov r6, r10
-    mov r7, r11
-    push {r4-r7}
+    ENTER_R4_R11
     mov r12, r0
     ldr r4, [r0, #12]
     rsbs r4, r4, #0
@@ -354,12 +332,7 @@ flockscope_sort_move:
     adds r0, #4
     cmp r0, r12
     blo 3b
-4:  pop {r4-r7}
-    mov r8, r4
-    mov r9, r5
-    mov r10, r6
-    mov r11, r7
-    pop {r4-r7, pc}
+4:  RETURN_R4_R11
 6:  b 8f                       @ the first pass for every cell
 7:  ldrh r4, [r0, r1]          @ c = cell[i]
     CLAIM_SLOT
