@@ -403,13 +403,19 @@ struct SortFinishJob {
 static_assert(sizeof(void*) != 4 || sizeof(SortFinishJob) == 24, "sort_m0.S reads SortFinishJob at fixed offsets");
 }  // namespace
 extern "C" void flockscope_sort_finish(const SortFinishJob* job);
+namespace {
+// The Q23.9 snapshot of a boid's Q16.16 state, as sort_finish makes it (w keeps vy).
+NearBoid snapshot_of(fix x, fix y, fix vx, fix vy) {
+  const std::int32_t vy9 = round_q9(vy.raw);
+  return {round_q9(x.raw), round_q9(y.raw), pack_v9(round_q9(vx.raw), vy9), vy9};
+}
+}  // namespace
 #ifndef FLOCKSCOPE_SORT_ASM
 extern "C" void flockscope_sort_finish(const SortFinishJob* job) {
   fix *x = job->x, *y = job->y, *vx = job->vx, *vy = job->vy;
   for (NearBoid* b = job->near; b != job->near_end; ++b, ++x, ++y, ++vx, ++vy) {
     x->raw = b->x, y->raw = b->y, vx->raw = std::int32_t(b->v), vy->raw = b->w;
-    const std::int32_t vy9 = round_q9(b->w);
-    *b = {round_q9(b->x), round_q9(b->y), pack_v9(round_q9(std::int32_t(b->v)), vy9), vy9};
+    *b = snapshot_of(*x, *y, *vx, *vy);
   }
 }
 #endif
@@ -554,34 +560,36 @@ std::uint32_t rules_fast_cpp(const ScanJob* job, RulesJob* r, std::uint32_t k) {
 }  // namespace
 
 namespace {
-// A fast job's runs at reach 2 (the 5 x 5 cells whose first cell start is `top`, grid rows
+// A fast job's runs (the width x width cells whose first cell start is `top`, grid rows
 // `cols` cell starts apart): the outer rows' first (top, bottom), then the middle rows', each
 // with its Thumb-1 scan entry (the outer rows' with the test on dy alone, the middle rows'
 // as job.middle_whole says); and, with a trim, its edges (Q23.9, from the grid lines from
 // the stencil's second column and row on: a Q16.16 coordinate is on line i or beyond iff it
 // is at least line i's first pixel, and round_q9 keeps the order, so a boid on a line
-// before has a Q23.9 coordinate <= 512 x that pixel) and the outer rows' slots. make_runs() at reach 2
+// before has a Q23.9 coordinate <= 512 x that pixel) and the outer rows' slots. make_runs()
 // and the host's flockscope_update_run make them here; the RP2040's update run makes the
-// same in Thumb-1 (rules_m0.S).
+// same at width 5 (reach 2) in Thumb-1 (rules_m0.S).
 void make_cell_runs(ScanJob& job, StencilTrim* trim, const NearBoid* near, const std::uint16_t* top,
-                    std::uint32_t cols, const std::int16_t* lines_x, const std::int16_t* lines_y) {
-  constexpr std::uint32_t kRunOfRow[5] = {0, 2, 3, 4, 1};
+                    std::uint32_t cols, std::uint32_t width, const std::int16_t* lines_x,
+                    const std::int16_t* lines_y) {
+  const std::uint32_t last = width - 1;
   const std::uint16_t* row = top;
-  for (std::uint32_t i = 0; i < 5; ++i, row += cols) {
-    ScanRun& r = job.run[kRunOfRow[i]];
-    r.begin = near + row[0], r.end = near + row[5];
-    r.entry = scan_entry(i == 0 || i == 4 || !job.middle_whole, r.begin, r.end);
+  for (std::uint32_t i = 0; i < width; ++i, row += cols) {
+    const bool outer = i == 0 || i == last;
+    ScanRun& r = job.run[i == 0 ? 0 : i == last ? 1 : i + 1];
+    r.begin = near + row[0], r.end = near + row[width];
+    r.entry = scan_entry(outer || !job.middle_whole, r.begin, r.end);
   }
-  job.runs = 5;
-  job.run[5].entry = scan_end_entry();
+  job.runs = width;
+  job.run[width].entry = scan_end_entry();
   if (!trim) return;
-  trim->top9 = lines_y[0] * 512, trim->bottom9 = lines_y[3] * 512;
-  trim->left9 = lines_x[0] * 512, trim->right9 = lines_x[3] * 512;
-  const std::uint16_t* const bottom = top + 4 * cols;
+  trim->top9 = lines_y[0] * 512, trim->bottom9 = lines_y[width - 2] * 512;
+  trim->left9 = lines_x[0] * 512, trim->right9 = lines_x[width - 2] * 512;
+  const std::uint16_t* const bottom = top + last * cols;
+  const std::uint32_t cell[4] = {0, 1, last, width};  // the row's begin, second cell, last cell, end
   for (std::uint32_t j = 0; j < 4; ++j) {
-    constexpr std::uint32_t kCell[4] = {0, 1, 4, 5};  // the row's begin, second cell, last cell, end
-    trim->top[j] = near + top[kCell[j]];
-    trim->bottom[j] = near + bottom[kCell[j]];
+    trim->top[j] = near + top[cell[j]];
+    trim->bottom[j] = near + bottom[cell[j]];
   }
 }
 }  // namespace
@@ -596,7 +604,7 @@ extern "C" std::uint32_t flockscope_update_run(UpdateRun* run, std::uint32_t k, 
   ScanJob& job = *run->job;
   if (k >= end) return end;
   if (run->top) {
-    make_cell_runs(job, run->trim, run->near, run->top, run->row_bytes / 2, run->lines_x, run->lines_y);
+    make_cell_runs(job, run->trim, run->near, run->top, run->row_bytes / 2, 5, run->lines_x, run->lines_y);
     run->top = nullptr;
   }
   for (; k < end; ++k) {
@@ -735,37 +743,14 @@ void BoardFlock::set_scan_entries(ScanJob& job) {
   const NearBoid* near = buf_.near;
   const std::uint16_t* start = buf_.cell_start;
   const std::uint32_t reach = reach_, cols = cols_, rows = rows_;
-  // The fast scan when the stencil stays off the clamped outermost cells.
-  const bool fast = fast_scan_ && cx > reach && cx + reach + 1 < cols && cy > reach && cy + reach + 1 < rows;
-  if (fast) {  // all 2 * reach + 1 rows inside the grid: the stencil's row runs
+  if (stencil_inside(cx, cy)) {  // all 2 * reach + 1 rows inside the grid: the stencil's row runs
     // The outer rows' runs first (the top row's, then the bottom row's: the scan tests dy
     // alone only there, see ScanJob::middle_whole), then the middle rows'. Integer sums:
     // the order of the runs changes no bit.
-    const std::uint16_t* const top = start + ((cy - reach) * cols + cx - reach);
     job.middle_whole = middle_whole_;
-    if (reach == 2) {
-      if (trimming())
-        make_cell_runs(job, &trim, near, top, cols, line_px_ + cx - 1, line_px_ + cy - 1);
-      else
-        make_cell_runs(job, nullptr, near, top, cols, nullptr, nullptr);
-      return true;
-    }
-    const std::uint16_t* const bottom = top + 2 * reach * cols;
-    const std::uint32_t width = 2 * reach + 1;
-    job.run[0].begin = near + top[0], job.run[0].end = near + top[width];
-    job.run[1].begin = near + bottom[0], job.run[1].end = near + bottom[width];
-    const std::uint16_t* s = top + cols;
-    for (std::uint32_t r = 2; r < width; ++r, s += cols) job.run[r].begin = near + s[0], job.run[r].end = near + s[width];
-    job.runs = width;
-    set_scan_entries(job);  // (flockscope_update_run sets the trimmed outer rows' again)
-    if (trimming()) {
-      trim.top[0] = job.run[0].begin, trim.top[1] = near + top[1], trim.top[2] = near + top[width - 1];
-      trim.top[3] = job.run[0].end;
-      trim.bottom[0] = job.run[1].begin, trim.bottom[1] = near + bottom[1];
-      trim.bottom[2] = near + bottom[width - 1], trim.bottom[3] = job.run[1].end;
-      trim.top9 = line_px_[cy - reach + 1] * 512, trim.bottom9 = line_px_[cy + reach] * 512;
-      trim.left9 = line_px_[cx - reach + 1] * 512, trim.right9 = line_px_[cx + reach] * 512;
-    }
+    const bool t = trimming();
+    make_cell_runs(job, t ? &trim : nullptr, near, stencil_top(cx, cy), cols, 2 * reach + 1,
+                   t ? stencil_lines(cx) : nullptr, t ? stencil_lines(cy) : nullptr);
     return true;
   }
   const std::uint32_t x0 = cx > reach ? cx - reach : 0, x1 = cx + reach < cols ? cx + reach : cols - 1;
@@ -829,9 +814,8 @@ std::uint32_t BoardFlock::check_scan() const {
   for (std::uint32_t k = 0; k < n_; ++k) {
     // The snapshot as sort_finish's C++ makes it from the state it wrote back.
     const NearBoid& p = buf_.near[k];
-    const std::int32_t vy9 = round_q9(buf_.vy[k].raw);
-    if (p.x != round_q9(buf_.x[k].raw) || p.y != round_q9(buf_.y[k].raw) ||
-        p.v != pack_v9(round_q9(buf_.vx[k].raw), vy9) || p.w != vy9) {
+    const NearBoid want = snapshot_of(buf_.x[k], buf_.y[k], buf_.vx[k], buf_.vy[k]);
+    if (p.x != want.x || p.y != want.y || p.v != want.v || p.w != want.w) {
       ++differ;
       continue;
     }
@@ -881,7 +865,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   UpdateRun run{&job, trim_on ? &trim : nullptr, &rules, near, buf_.id, rules.scout_end, clock, 0, 0,
                 nullptr, 2 * cols, nullptr, nullptr};
   const bool run_makes_jobs = rules_fast_ && fast_scan_ && reach_ == 2;
-  const std::uint32_t rows = rows_;
+  const std::uint32_t rows = rows_, top_back = 2 * cols + 3;  // next - top_back: stencil_top()
   job.middle_whole = middle_whole_;
   for (std::uint32_t k = begin; k < end;) {
     if (*next <= k) {  // past the cell (and any empty ones after it)
@@ -892,10 +876,10 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
       reuse = false;
     }
     if (!reuse) {
-      if (run_makes_jobs && cx > 2 && cx + 3 < cols && cy > 2 && cy + 3 < rows) {  // make_runs()'s fast test
+      if (run_makes_jobs && stencil_inside(cx, cy, 2, cols, rows)) {
         fast = true;
-        run.top = next - (2 * cols + 3);  // start + (cy - 2) cols + cx - 2
-        if (trim_on) run.lines_x = line_px_ + cx - 1, run.lines_y = line_px_ + cy - 1;
+        run.top = next - top_back;
+        if (trim_on) run.lines_x = stencil_lines(cx), run.lines_y = stencil_lines(cy);
       } else {
         fast = make_runs(cx, cy, job, trim);
       }

@@ -358,6 +358,24 @@ class BoardFlock {
   // With the fast scan also the stencil's edges (StencilTrim), which trim_runs() applies to
   // a boid of the cell.
   bool make_runs(std::uint32_t cx, std::uint32_t cy, ScanJob& job, StencilTrim& trim) const;
+  // Whether the fast scan takes the cell (cx, cy): its conditions hold and its stencil stays
+  // off the clamped outermost cells (make_runs' test).
+  bool stencil_inside(std::uint32_t cx, std::uint32_t cy) const {
+    return fast_scan_ && stencil_inside(cx, cy, reach_, cols_, rows_);
+  }
+  // The same test with the grid's numbers at hand (update()'s loop keeps them in registers).
+  static bool stencil_inside(std::uint32_t cx, std::uint32_t cy, std::uint32_t reach, std::uint32_t cols,
+                             std::uint32_t rows) {
+    return cx > reach && cx + reach + 1 < cols && cy > reach && cy + reach + 1 < rows;
+  }
+  // The cell start of its stencil's top left cell (reach rows and columns before its own:
+  // update() steps back from the cell's end, start[c + 1], by reach cols + reach + 1), and
+  // the grid lines from its second column (or row) on (StencilTrim's edges; with the trim
+  // only).
+  const std::uint16_t* stencil_top(std::uint32_t cx, std::uint32_t cy) const {
+    return buf_.cell_start + ((cy - reach_) * cols_ + cx - reach_);
+  }
+  const std::int16_t* stencil_lines(std::uint32_t c) const { return line_px_ + (c - reach_ + 1); }
   // The rules' constants (RulesJob: the fast path's layout; the general rules read its
   // npred, scout_end, min2 and max2 besides c_), taken once per update() call.
   RulesJob rules_job();
