@@ -232,7 +232,7 @@ void step_flock() {
 
 // Each band's rows cleared and its dots drawn, then the predators and the status line. A
 // row is blank only between its band's clear and its dots (the rows are cleared in one
-// pass of 27 cycles a row, ~13 K cycles for the screen, and the dots then drawn in
+// pass of ~26 cycles a row, ~12.4 K cycles for the screen, and the dots then drawn in
 // grid order, about top to bottom), so the scan-out never shows a whole empty screen:
 // erasing last frame's dots one by one cost ~45 cycles a boid and left each dot away for
 // longer. The split between the cores' bands is the row of the middle slot's previous

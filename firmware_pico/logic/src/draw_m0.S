@@ -12,12 +12,7 @@
 @ edges, x = 31 mod 32) go through flockscope_dot2_edge (Framebuffer::dot2: clipped).
 @ Registers in the loop: r4 x, r5 y, r6 ys - xs (bytes), r7 &xs[k], r8 479 (the last row
 @ a dot's top may be on is 478), r9 words, r10 &xs[n]; r0-r3 scratch.
-    .section .time_critical.flockscope_draw_dots, "ax", %progbits
-    .align 2
-    .global flockscope_draw_dots
-    .type flockscope_draw_dots, %function
-    .thumb_func
-flockscope_draw_dots:
+    M0_ROUTINE flockscope_draw_dots
     ENTER_R4_R11
     ldr r4, [r0, #0]
     mov r9, r4                 @ words

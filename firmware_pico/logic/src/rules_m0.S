@@ -576,12 +576,7 @@ flockscope_rules:
 @ StencilTrim: top9 0, bottom9 4, left9 8, right9 12, top[4] 16, bottom[4] 32. ScanJob: x 0, y 4, visual2 8, protected2 12, sums 16..40,
 @ runs 44, run[] 48 (begin, end, entry), middle_whole 168.
 @ Stack: [sp] run, [sp+8] k, [sp+12] end, [sp+20] the clock before the scan.
-    .section .time_critical.flockscope_update_run, "ax", %progbits
-    .align 2
-    .global flockscope_update_run
-    .type flockscope_update_run, %function
-    .thumb_func
-flockscope_update_run:
+    M0_ROUTINE flockscope_update_run
     SCAN_FRAME_ENTER
     str r0, [sp, #0]
     str r1, [sp, #8]
@@ -647,9 +642,7 @@ flockscope_update_run:
     beq 13f
     ldr r6, =.Lrun_timed + 1
 13: str r6, [r4, #8]
-    movs r3, #0xd0
-    lsls r3, r3, #24
-    adds r3, #0x80
+    INTERPS_R3
     SCAN_LANES
     ldr r6, [r0, #8]
     mov r8, r6                 @ visual2

@@ -36,12 +36,7 @@
     .cpu cortex-m0plus
     .thumb
 #include "scan_m0.inc"
-    .section .time_critical.flockscope_scan_neighbours, "ax", %progbits
-    .align 2
-    .global flockscope_scan_neighbours
-    .type flockscope_scan_neighbours, %function
-    .thumb_func
-flockscope_scan_neighbours:
+    M0_ROUTINE flockscope_scan_neighbours
     SCAN_FRAME_ENTER
     str r0, [sp, #0]
     movs r5, #48

@@ -24,12 +24,7 @@
     .cpu cortex-m0plus
     .thumb
 #include "frame_m0.inc"
-    .section .time_critical.flockscope_sort_finish, "ax", %progbits
-    .align 2
-    .global flockscope_sort_finish
-    .type flockscope_sort_finish, %function
-    .thumb_func
-flockscope_sort_finish:
+    M0_ROUTINE flockscope_sort_finish
     ENTER_R4_R11
     ldr r1, [r0, #4]
     mov r12, r1                @ near_end
@@ -160,12 +155,7 @@ flockscope_sort_finish:
 .Lrare_end\@:
     .endm
 
-    .section .time_critical.flockscope_sort_cells, "ax", %progbits
-    .align 2
-    .global flockscope_sort_cells
-    .type flockscope_sort_cells, %function
-    .thumb_func
-flockscope_sort_cells:
+    M0_ROUTINE flockscope_sort_cells
     ENTER_R4_R11
     ldr r4, [r0, #28]
     push {r4}                  @ rows
@@ -267,12 +257,7 @@ flockscope_sort_cells:
     strh r1, [r3, r5]
     .endm
 
-    .section .time_critical.flockscope_sort_move, "ax", %progbits
-    .align 2
-    .global flockscope_sort_move
-    .type flockscope_sort_move, %function
-    .thumb_func
-flockscope_sort_move:
+    M0_ROUTINE flockscope_sort_move
     ENTER_R4_R11
     mov r12, r0
     ldr r4, [r0, #12]
@@ -347,12 +332,7 @@ flockscope_sort_move:
 @ band every frame). Four STMs of six zero registers a turn, 31 cycles for 24 words; the
 @ last words one STM each. (The compiler's loop became a memset call: the boot ROM's,
 @ 8 cycles a word in the emulator's stand-in.)
-    .section .time_critical.flockscope_zero_words, "ax", %progbits
-    .align 2
-    .global flockscope_zero_words
-    .type flockscope_zero_words, %function
-    .thumb_func
-flockscope_zero_words:
+    M0_ROUTINE flockscope_zero_words
     push {r4-r7}
     movs r2, #0
     movs r3, #0
