@@ -1,15 +1,15 @@
 // The grid step of the Cornell rules (Flock::step_boids, grid path): what its kernels
 // (cornell_kernel_portable.hpp, cornell_kernel_avx512.hpp) and its row pass (cornell_rows.cpp)
-// share: the pass's inputs, the lane sums, and the update of one and of eight boids from their
-// neighbour sums. Internal to flockscope::core.
-// Sections: lane sums | the pass | the update of one boid, of eight | the row pass
+// share: the pass's inputs, the lane sums, the update of one and of eight boids from their
+// neighbour sums, and the groups of boids the kernels take. Internal to flockscope::core.
+// Sections: lane sums | the pass | the update of one boid, of eight | the groups | the row pass
 #pragma once
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
-#include <vector>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 // GCC 12 warns "'__Y' may be used uninitialized" inside its own AVX-512 headers (their
@@ -36,13 +36,13 @@ using rules::v8i;
 // The Cornell rules' coefficients in the float engine's form (flock.cpp).
 rules::CornellCoeffs<float> cornell_coeffs(const Params& p);
 
-// Lanes of a chunk of the grid step's candidate loop (cornell_cell_sums); the sorted
-// previous-frame arrays are padded by as many floats so a chunk's last load stays inside.
-constexpr std::uint32_t kRunLanes = 16;
+// The sorted previous-frame arrays are padded by this many floats, so a vector load of a
+// group's lanes (8, or 16 on AVX-512) from any slot stays inside.
+constexpr std::uint32_t kSlotPadding = 16;
 
-// Seven neighbour sums, lane by lane, for the 8-lane loops (cornell_sum_range, and each half
-// of the portable grid kernel): a pair adds to the separation sums or the visible ones by
-// mask. A dead lane adds +0.0 (its loads may be another cell's boids or the padding).
+// Seven neighbour sums, lane by lane, for the 8-lane loops (cornell_sum_range, the portable
+// grid kernel): a pair adds to the separation sums or the visible ones by mask. A dead lane
+// adds +0.0, which changes no sum (they start at +0.0 and so are never -0.0).
 struct LaneSums {
   v8f cdx{}, cdy{}, xp{}, yp{}, xv{}, yv{};
   v8i count{};
@@ -58,18 +58,17 @@ struct LaneSums {
 };
 
 // ---------------------------------------------------------------- the pass
-// The grid step of the Cornell rules, one cell at a time.
-// For each non-empty cell, the 3x3 block around it is three contiguous slot runs of the
-// previous frame (one per row of cells). Every boid of the cell reads them in place, 16
-// candidates a chunk: lane l of a chunk is slot j + l, and a lane is live when its slot is
-// inside the run and is not the boid itself (excluded by slot, exactly as all-pairs skips
-// j == i). Reading in place (no copy of the block into a padded buffer, no NaN marker for
-// the boid itself) saves the copy and a store-to-load stall per boid; with the sorted arrays
-// padded by 16, a chunk's last load stays inside. Sums stay per lane and are added by a fixed
-// tree once per boid (lanes l and l + 8, then an 8-lane shuffle tree), so results are the
-// same on every run, thread count and instruction set (no FMA contraction: the core builds
-// with -ffp-contract=off). The rules' update (steer, bias, speed limit, move) follows in the
-// same pass.
+// The grid step of the Cornell rules, one group of boids at a time, one boid a vector lane.
+// A group is up to 16 boids (8 on CPUs without AVX-512) of one grid row in consecutive slots:
+// a cell, neighbouring cells of the row merged, or a piece of a fuller cell (for_each_group).
+// Its block, every cell next to one of its cells, is three contiguous slot runs of the
+// previous frame (one per row of cells); the kernel goes over them one candidate at a time,
+// broadcasts the candidate to every lane, and each lane adds it to its own sums if it is
+// within range. So each boid adds its neighbours one by one in slot order: the same
+// additions in the same order whatever the vector width (AVX-512, AVX2, SSE), the grouping or
+// the thread count, hence the same bits (no FMA contraction: the core builds with
+// -ffp-contract=off). The rules' update (steer, bias, speed limit, move) then runs on the
+// lanes straight from the registers: no lane reduction, no transposes, no staging.
 struct CornellPass {
   const UniformGrid* grid;
   const float* sx;
@@ -93,20 +92,6 @@ struct CornellPass {
   bool mask_self;  // false when the boid itself may stay in its lanes (see step_boids)
   bool avx512;    // the CPU has AVX-512 F/VL/BW/DQ: the neighbour loop uses mask registers
 };
-
-[[gnu::always_inline]] inline v8f shuffle_lo(v8f a, v8f b) { return __builtin_shufflevector(a, b, 0, 8, 2, 10, 4, 12, 6, 14); }
-[[gnu::always_inline]] inline v8f shuffle_hi(v8f a, v8f b) { return __builtin_shufflevector(a, b, 1, 9, 3, 11, 5, 13, 7, 15); }
-// Lane k of the result is the sum of the lanes of v[k], by a fixed tree.
-[[gnu::always_inline]] inline v8f transpose_sum(v8f a, v8f b, v8f c, v8f d, v8f e, v8f f, v8f g, v8f h) {
-  const v8f ab = shuffle_lo(a, b) + shuffle_hi(a, b), cd = shuffle_lo(c, d) + shuffle_hi(c, d);
-  const v8f ef = shuffle_lo(e, f) + shuffle_hi(e, f), gh = shuffle_lo(g, h) + shuffle_hi(g, h);
-  const v8f abcd = __builtin_shufflevector(ab, cd, 0, 1, 8, 9, 4, 5, 12, 13) +
-                   __builtin_shufflevector(ab, cd, 2, 3, 10, 11, 6, 7, 14, 15);
-  const v8f efgh = __builtin_shufflevector(ef, gh, 0, 1, 8, 9, 4, 5, 12, 13) +
-                   __builtin_shufflevector(ef, gh, 2, 3, 10, 11, 6, 7, 14, 15);
-  return __builtin_shufflevector(abcd, efgh, 0, 1, 2, 3, 8, 9, 10, 11) +
-         __builtin_shufflevector(abcd, efgh, 4, 5, 6, 7, 12, 13, 14, 15);
-}
 
 // ---------------------------------------------------------------- the update of one boid, of eight
 // The update of one boid from its neighbour sums (lanes: close_dx, close_dy, xpos, ypos, xvel,
@@ -229,46 +214,75 @@ struct NewPositions {
   return {nx, ny};
 }
 
-// The update of the eight boids in slots [i, i + 8) from their sums (8 floats each, as in
-// cornell_update_one).
-[[gnu::always_inline]] inline void cornell_update_8(const CornellPass& k, std::uint32_t i, const float* sums) {
-  // Transpose the eight boids' sum vectors into one vector per quantity.
-  v8f r[8];
-  for (std::uint32_t l = 0; l < kLanes; ++l) r[l] = rules::load8(sums + 8 * l);
-  const v8f t0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
-  const v8f t1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
-  const v8f t2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
-  const v8f t3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
-  const v8f t4 = __builtin_shufflevector(r[4], r[5], 0, 8, 1, 9, 4, 12, 5, 13);
-  const v8f t5 = __builtin_shufflevector(r[4], r[5], 2, 10, 3, 11, 6, 14, 7, 15);
-  const v8f t6 = __builtin_shufflevector(r[6], r[7], 0, 8, 1, 9, 4, 12, 5, 13);
-  const v8f t7 = __builtin_shufflevector(r[6], r[7], 2, 10, 3, 11, 6, 14, 7, 15);
-  const v8f u0 = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
-  const v8f u1 = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
-  const v8f u2 = __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
-  const v8f u3 = __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
-  const v8f u4 = __builtin_shufflevector(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13);
-  const v8f u5 = __builtin_shufflevector(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15);
-  const v8f u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
-  const v8f u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
-  const v8f close_dx = __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
-  const v8f close_dy = __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
-  const v8f xpos = __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
-  const v8f ypos = __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
-  const v8f xvel = __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
-  const v8f yvel = __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
-  const v8f count = __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
-
-  cornell_update_lanes(k, i, kLanes, {close_dx, close_dy, xpos, ypos, xvel, yvel, count});
-}
-
-// The three slot runs of a cell's 3x3 block: [run[0], run[1]), [run[2], run[3]), [run[4], run[5]).
+// ---------------------------------------------------------------- the groups
+// The three slot runs of a group's block: [run[0], run[1]), [run[2], run[3]), [run[4], run[5])
+// (at the grid's edge rows the third stays empty).
 struct BlockRuns {
   std::uint32_t run[6];
 };
 
+// The groups of grid row cy: its boids in slot order, `lanes` at a time (the last group of
+// the row may hold fewer). next() gives a group's slots [b, e) and the runs of its block
+// (every cell next to one of the cells it spans), until it returns false. A group spanning
+// several cells sees more candidates than each of its boids' own 3x3 blocks, but the extra
+// ones are farther than the range in x, so they add nothing: the neighbours each lane adds,
+// and their order, are those of its own block.
+// (An iterator, not a function taking a callback: the kernels' callbacks would need their
+// instruction set's target attribute, which a generic caller cannot inline.)
+class RowGroups {
+ public:
+  RowGroups(const UniformGrid& g, int cy, std::uint32_t lanes)
+      : g_(g), cy_(cy), row_(std::size_t(cy) * std::size_t(g.nx())), lanes_(lanes), p_(start(0)), end_(start(g.nx())) {}
+
+  [[gnu::always_inline]] bool next(std::uint32_t& b, std::uint32_t& e, BlockRuns& block) {
+    if (p_ >= end_) return false;
+    b = p_, e = end_ - p_ < lanes_ ? end_ : p_ + lanes_;
+    while (start(first_ + 1) <= b) ++first_;  // the cell of slot b
+    int last = first_;
+    while (start(last + 1) < e) ++last;  // the cell of slot e - 1
+    block = BlockRuns{};
+    int r = 0;
+    g_.for_each_block_range(first_, last + 1, cy_, [&](std::uint32_t rb, std::uint32_t re) {
+      block.run[2 * r] = rb, block.run[2 * r + 1] = re;
+      ++r;
+    });
+    p_ = e;
+    return true;
+  }
+
+ private:
+  std::uint32_t start(int cx) const { return g_.cell_start(row_ + std::size_t(cx)); }
+  const UniformGrid& g_;
+  int cy_;
+  std::size_t row_;
+  std::uint32_t lanes_;
+  std::uint32_t p_, end_;  // the next group's first slot, the row's end
+  int first_ = 0;  // the cell of p_ (or one before it)
+};
+
+// The bounding box of the new positions, per lane (min/max: exact in any order).
+struct LaneBox {
+  v8f min_x, max_x, min_y, max_y;
+  explicit LaneBox(const float* box)
+      : min_x(v8f{} + box[0]), max_x(v8f{} + box[1]), min_y(v8f{} + box[2]), max_y(v8f{} + box[3]) {}
+  // Lanes [0, m) of p.
+  [[gnu::always_inline]] void add(const NewPositions& p, std::uint32_t m) {
+    const v8i lane = {0, 1, 2, 3, 4, 5, 6, 7};
+    const v8i in = lane < std::int32_t(m);
+    min_x = select(in & (p.x < min_x), p.x, min_x), max_x = select(in & (p.x > max_x), p.x, max_x);
+    min_y = select(in & (p.y < min_y), p.y, min_y), max_y = select(in & (p.y > max_y), p.y, max_y);
+  }
+  void into(float* box) const {
+    for (std::uint32_t l = 0; l < kLanes; ++l) {
+      box[0] = std::min(box[0], min_x[l]), box[1] = std::max(box[1], max_x[l]);
+      box[2] = std::min(box[2], min_y[l]), box[3] = std::max(box[3], max_y[l]);
+    }
+  }
+};
+
 // ---------------------------------------------------------------- the row pass
-// Runs the pass over grid rows [row_begin, row_end) (cornell_rows.cpp).
-void cornell_rows(const CornellPass& k, int row_begin, int row_end, std::vector<float>& sums, float* box);
+// Runs the pass over grid rows [row_begin, row_end) and widens `box` (x min, x max, y min,
+// y max) to the new positions (cornell_rows.cpp).
+void cornell_rows(const CornellPass& k, int row_begin, int row_end, float* box);
 
 }  // namespace flockscope::grid_step

@@ -25,7 +25,7 @@ namespace flockscope {
 
 using rules::Boid;
 using grid_step::CornellPass;
-using grid_step::kRunLanes;
+using grid_step::kSlotPadding;
 using grid_step::cornell_coeffs;
 using grid_step::LaneSums;
 using grid_step::RowShares;
@@ -91,8 +91,8 @@ void Flock::start_from(FlockSnapshot s) {
   x_ = std::move(s.x), y_ = std::move(s.y), vx_ = std::move(s.vx), vy_ = std::move(s.vy);
   id_.resize(n);
   for (std::size_t i = 0; i < n; ++i) id_[i] = std::uint32_t(i);
-  // Padded for the vector loops' last loads (cornell_sum_range: 8 lanes, cornell_cell_sums: 16).
-  for (auto* v : {&sx_, &sy_, &svx_, &svy_}) v->assign(n + kRunLanes, 0.0f);
+  // Padded for the vector loops' last loads (cornell_sum_range, the grid kernels' groups).
+  for (auto* v : {&sx_, &sy_, &svx_, &svy_}) v->assign(n + kSlotPadding, 0.0f);
   sid_.assign(n, 0);
   const auto scouts = std::min<std::uint64_t>(n, std::uint64_t(active_.scouts1) + std::uint64_t(active_.scouts2));
   bias_.assign(std::size_t(scouts), float(active_.biasval));
@@ -195,7 +195,7 @@ rules::BlogCoeffs<float> blog_coeffs(const Params& p) {
 // runs rules::cornell_classify on eight candidates at once (GCC/Clang vector extensions: SSE
 // pairs on any x86-64, one AVX2 register where the CPU has it, chosen at run time), with
 // the sums kept per lane and added in a fixed order: the same result on every run and
-// thread count. The previous-frame arrays are padded (by kRunLanes >= kLanes) so the last load
+// thread count. The previous-frame arrays are padded (by kSlotPadding >= kLanes) so the last load
 // stays inside.
 
 FLOCKSCOPE_CLONES("avx2", "default")
@@ -380,19 +380,17 @@ void Flock::step_boids(bool all_pairs) {
         const float inf = std::numeric_limits<float>::infinity();
         const float empty_box[4] = {inf, -inf, inf, -inf};
         if (threads_ <= 1 || n < 4096) {  // a parallel region costs a few microseconds
-          std::vector<float> sums;
           std::copy(empty_box, empty_box + 4, box_);
-          grid_step::cornell_rows(k, 0, rows, sums, box_);
+          grid_step::cornell_rows(k, 0, rows, box_);
         } else {
           std::vector<float> boxes(4 * std::size_t(threads_));
           for (std::size_t t = 0; t < std::size_t(threads_); ++t) std::copy(empty_box, empty_box + 4, &boxes[4 * t]);
           RowShares shares(grid_, n, threads_);
 #pragma omp parallel num_threads(threads_)
           {
-            std::vector<float> sums;
             const int thread = omp_get_thread_num();
             float* box = boxes.data() + 4 * std::size_t(thread % threads_);
-            shares.run(thread, [&](int row) { grid_step::cornell_rows(k, row, row + 1, sums, box); });
+            shares.run(thread, [&](int row) { grid_step::cornell_rows(k, row, row + 1, box); });
           }
           std::copy(empty_box, empty_box + 4, box_);
           for (int t = 0; t < threads_; ++t) {

@@ -48,8 +48,14 @@ class UniformGrid {
   // around cell (cx, cy).
   template <class F>
   void for_each_neighbour_range(int cx, int cy, F&& f) const {
-    const int x_lo = cx > 0 ? cx - 1 : 0;
-    const int x_hi = cx + 1 < nx_ ? cx + 1 : nx_ - 1;
+    for_each_block_range(cx, cx + 1, cy, f);
+  }
+  // The same for the cells [c0, c1) of row cy together: the ranges of rows cy - 1 .. cy + 1
+  // from column c0 - 1 to column c1 (clipped to the grid), every cell next to one of them.
+  template <class F>
+  void for_each_block_range(int c0, int c1, int cy, F&& f) const {
+    const int x_lo = c0 > 0 ? c0 - 1 : 0;
+    const int x_hi = c1 < nx_ ? c1 : nx_ - 1;
     for (int row = cy > 0 ? cy - 1 : 0; row <= cy + 1 && row < ny_; ++row) {
       const std::size_t base = std::size_t(row) * std::size_t(nx_);
       f(start_[base + std::size_t(x_lo)], start_[base + std::size_t(x_hi) + 1]);
