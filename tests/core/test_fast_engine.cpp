@@ -1,8 +1,8 @@
 // The mechanisms of the fast engine (docs/performance.md): the parallel counting sort equals
-// the serial one, the cell-by-cell neighbour pass equals all-pairs (dense cells, self
-// exclusion without a protected range, the box test), the portable and AVX-512 neighbour
-// loops agree bit for bit, and flocks big enough to take every parallel path give the same
-// state on 1, 2 and 3 threads.
+// the serial one, the grid pass equals all-pairs (dense cells, groups of every shape, self
+// exclusion without a protected range, the box test), the portable and AVX-512 kernels agree
+// bit for bit, and flocks big enough to take every parallel path give the same state on 1, 2
+// and 3 threads.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -61,6 +61,32 @@ FlockSnapshot blob(std::size_t n, float side, std::uint64_t seed) {
     s.vx.push_back(float(rng.uniform(-4, 4)));
     s.vy.push_back(float(rng.uniform(-4, 4)));
   }
+  return s;
+}
+
+// Cells of every occupancy the kernels' groups meet, on a grid of 40 px cells (the presets'
+// range): in row 2, cells holding 1, 0, 16, 17, 0, 0, 3, 2, 5, 4, 33, 0, 1, 40, 15, 1 and 64
+// boids (a 16-lane group spanning several cells, one ending inside a cell, a sparse run
+// merged into one group, cells of 17, 32+ and 64); row 3 the same shifted by one cell (a
+// block's three runs of different lengths); row 5 single boids every other cell; row 7
+// boids exactly on the cells' edges and corners. With `background` random boids below (for
+// the parallel paths).
+FlockSnapshot group_shapes(std::size_t background) {
+  Pcg32 rng(21);
+  FlockSnapshot s;
+  auto add = [&](float x, float y) {
+    s.x.push_back(x), s.y.push_back(y);
+    s.vx.push_back(float(rng.uniform(-3, 3))), s.vy.push_back(float(rng.uniform(-3, 3)));
+  };
+  add(0, 0);  // pins the grid's corner
+  const int counts[] = {1, 0, 16, 17, 0, 0, 3, 2, 5, 4, 33, 0, 1, 40, 15, 1, 64};
+  for (int row : {2, 3})
+    for (int c = 0; c < int(std::size(counts)); ++c)
+      for (int i = 0; i < counts[c]; ++i)
+        add(float((c + row - 2) * 40 + rng.uniform(0.5, 39.5)), float(row * 40 + rng.uniform(0.5, 39.5)));
+  for (int c = 0; c < 20; c += 2) add(float(c * 40 + 20), float(5 * 40 + 20));
+  for (int c = 0; c <= 20; ++c) add(float(c * 40), float(7 * 40)), add(float(c * 40 + 20), float(7 * 40));
+  for (std::size_t i = 0; i < background; ++i) add(float(rng.uniform(0, 2000)), float(rng.uniform(400, 2000)));
   return s;
 }
 
@@ -131,6 +157,15 @@ TEST(FastEngine, DenseCellsEqualAllPairs) {
   expect_grid_equals_all_pairs(p, twins, 2, 1, "coincident");
 }
 
+TEST(FastEngine, GroupsOfEveryShapeEqualAllPairs) {
+  Params p = load_preset(resolve_preset("cornell-pico-predator"));
+  const FlockSnapshot start = group_shapes(0);
+  expect_grid_equals_all_pairs(p, start, 1, 1, "group shapes, one step");
+  expect_grid_equals_all_pairs(p, start, 4, 1, "group shapes");
+  p.protectedRange = 0;
+  expect_grid_equals_all_pairs(p, start, 4, 1, "group shapes, protectedRange 0");
+}
+
 // A visual range whose float square rounds above range * range switches the box test on.
 static double box_test_visual_range() {
   for (double v = 40.001; v < 41; v += 0.001) {
@@ -156,8 +191,8 @@ TEST(FastEngine, PortableAndAvx512KernelsAgreeBitForBit) {
   EXPECT_EQ(hash_after(p, 2, 30), portable);
 }
 
-// Runs longer than one 16-lane chunk (a dense blob: a boid's own slot in a later chunk, tails
-// of every length), the box-test path and self exclusion without a protected range.
+// Dense cells (a boid's group far from its cell's start, groups spanning cells), the box-test
+// path and self exclusion without a protected range.
 TEST(FastEngine, PortableAndAvx512KernelsAgreeOnDenseCellsAndTheBoxTest) {
   Params p = load_preset(resolve_preset("cornell-pico-predator"));
   const FlockSnapshot start = blob(3000, 120, 11);
@@ -176,6 +211,30 @@ TEST(FastEngine, PortableAndAvx512KernelsAgreeOnDenseCellsAndTheBoxTest) {
   Params no_protected = p;
   no_protected.protectedRange = 0;
   EXPECT_EQ(hash(no_protected, true), hash(no_protected, false)) << "protectedRange 0";
+}
+
+TEST(FastEngine, KernelsAndThreadCountsAgreeOnEveryGroupShape) {
+  Params p = load_preset(resolve_preset("cornell-pico-predator"));
+  const FlockSnapshot start = group_shapes(6000);
+  auto hash = [&](const Params& q, bool portable, int threads) {
+    if (portable) ::setenv("FLOCKSCOPE_PORTABLE_KERNEL", "1", 1);
+    Flock f(q, start);
+    f.set_threads(threads);
+    for (int s = 0; s < 5; ++s) f.step();
+    ::unsetenv("FLOCKSCOPE_PORTABLE_KERNEL");
+    return f.state_hash();
+  };
+  Params box = p;
+  box.visualRange = box_test_visual_range();
+  ASSERT_GT(box.visualRange, 0);
+  Params no_protected = p;
+  no_protected.protectedRange = 0;
+  for (const Params* q : {&p, &box, &no_protected}) {
+    const auto one = hash(*q, false, 1);
+    EXPECT_EQ(hash(*q, true, 1), one) << "portable, protectedRange " << q->protectedRange;
+    EXPECT_EQ(hash(*q, false, 2), one) << "2 threads, protectedRange " << q->protectedRange;
+    EXPECT_EQ(hash(*q, true, 3), one) << "portable, 3 threads, protectedRange " << q->protectedRange;
+  }
 }
 
 TEST(FastEngine, LargeFlocksSameStateOnOneTwoAndThreeThreads) {
