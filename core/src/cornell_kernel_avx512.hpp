@@ -4,7 +4,7 @@
 
 #include "cornell_pass.hpp"
 
-#ifdef FLOCKSCOPE_HAVE_AVX512_KERNEL
+#ifdef FLOCKSCOPE_HAVE_X86_KERNELS
 namespace flockscope::grid_step {
 
 constexpr std::uint32_t kAvx512Lanes = 16;

@@ -18,7 +18,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 #pragma GCC diagnostic pop
-#define FLOCKSCOPE_HAVE_AVX512_KERNEL 1
+#define FLOCKSCOPE_HAVE_X86_KERNELS 1
 #endif
 
 #include "flockscope/core/flock.hpp"
@@ -69,6 +69,10 @@ struct LaneSums {
 // the thread count, hence the same bits (no FMA contraction: the core builds with
 // -ffp-contract=off). The rules' update (steer, bias, speed limit, move) then runs on the
 // lanes straight from the registers: no lane reduction, no transposes, no staging.
+// The kernels (cornell_kernel_*.hpp), in the order of preference where the CPU has them. All
+// give the same bits.
+enum class GridKernel { Portable, Avx2, Avx512 };
+
 struct CornellPass {
   const UniformGrid* grid;
   const float* sx;
@@ -90,7 +94,7 @@ struct CornellPass {
   std::size_t predator_count;
   bool box_test;  // false when d^2 alone decides exactly (see step_boids)
   bool mask_self;  // false when the boid itself may stay in its lanes (see step_boids)
-  bool avx512;    // the CPU has AVX-512 F/VL/BW/DQ: the neighbour loop uses mask registers
+  GridKernel kernel;  // the instruction set of the neighbour loop (chosen for the CPU, see step_boids)
 };
 
 // ---------------------------------------------------------------- the update of one boid, of eight

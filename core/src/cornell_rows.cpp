@@ -1,4 +1,5 @@
 // The grid step's row pass: the groups of each row through the kernel chosen for the CPU.
+#include "cornell_kernel_avx2.hpp"
 #include "cornell_kernel_avx512.hpp"
 #include "cornell_kernel_portable.hpp"
 #include "cornell_pass.hpp"
@@ -24,14 +25,23 @@ template <bool BoxTest, bool MaskSelf>
 
 FLOCKSCOPE_CLONES("arch=x86-64-v4", "avx2", "default")
 void cornell_rows(const CornellPass& k, int row_begin, int row_end, float* box) {
-#ifdef FLOCKSCOPE_HAVE_AVX512_KERNEL
-  if (k.avx512) {
+#ifdef FLOCKSCOPE_HAVE_X86_KERNELS
+  if (k.kernel == GridKernel::Avx512) {
     if (k.box_test)
       cornell_rows_avx512<true, true>(k, row_begin, row_end, box);
     else if (k.mask_self)
       cornell_rows_avx512<false, true>(k, row_begin, row_end, box);
     else
       cornell_rows_avx512<false, false>(k, row_begin, row_end, box);
+    return;
+  }
+  if (k.kernel == GridKernel::Avx2) {
+    if (k.box_test)
+      cornell_rows_avx2<true, true>(k, row_begin, row_end, box);
+    else if (k.mask_self)
+      cornell_rows_avx2<false, true>(k, row_begin, row_end, box);
+    else
+      cornell_rows_avx2<false, false>(k, row_begin, row_end, box);
     return;
   }
 #endif

@@ -1,7 +1,7 @@
 // Sections: construction and spawning | parameters | the step (grid sort, boid rules per rule
 // set, predators) | snapshots and hashing
 // The Cornell grid step's pass lives beside it: cornell_pass.hpp (its inputs and the update),
-// cornell_kernel_portable.hpp and cornell_kernel_avx512.hpp (the neighbour sums),
+// cornell_kernel_portable.hpp, cornell_kernel_avx2.hpp and cornell_kernel_avx512.hpp (the kernels),
 // cornell_rows.cpp (the row pass), row_shares.hpp (the rows shared out among threads).
 #include "flockscope/core/flock.hpp"
 
@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <string_view>
 
 #include "cornell_pass.hpp"
 #include "flockscope/core/fnv1a.hpp"
@@ -226,12 +227,26 @@ void cornell_sum_range(rules::CornellSums<float>& out, float x, float y, std::ui
 }
 
 
-// FLOCKSCOPE_PORTABLE_KERNEL=1 in the environment keeps the AVX-512 kernel off (tests compare
-// both kernels' results bit for bit; benchmarks can time the portable one).
+// The grid step's kernel: the best the CPU has (AVX-512 F/VL/BW/DQ, then AVX2 with FMA, then
+// the portable one), or FLOCKSCOPE_KERNEL=portable|avx2|avx512 from the environment where the
+// CPU has it (tests compare the kernels' results bit for bit; benchmarks time each one).
 // Read at every step (a getenv per step is nothing), so a test can switch it between runs.
-bool force_portable_kernel() {
-  const char* v = std::getenv("FLOCKSCOPE_PORTABLE_KERNEL");
-  return v != nullptr && v[0] != '\0' && v[0] != '0';
+grid_step::GridKernel grid_kernel() {
+  using grid_step::GridKernel;
+#ifdef FLOCKSCOPE_HAVE_X86_KERNELS
+  static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+  const bool avx512 = false, avx2 = false;
+#endif
+  const GridKernel best = avx512 ? GridKernel::Avx512 : avx2 ? GridKernel::Avx2 : GridKernel::Portable;
+  const char* v = std::getenv("FLOCKSCOPE_KERNEL");
+  if (v == nullptr) return best;
+  const std::string_view asked(v);
+  if (asked == "portable") return GridKernel::Portable;
+  if (asked == "avx2" && avx2) return GridKernel::Avx2;
+  return best;
 }
 
 // The largest distance at which a boid can feel another under the given rules.
@@ -348,13 +363,6 @@ void Flock::step_boids(bool all_pairs) {
         // The boid itself, left in its lanes, is at dx = dy = +0.0, d^2 = 0: with protected2 > 0
         // it counts as a separation neighbour adding +0.0 to sums that are never -0.0 (they
         // start at +0.0), so nothing changes and the AVX-512 loop can skip masking it out.
-#ifdef FLOCKSCOPE_HAVE_AVX512_KERNEL
-        static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-                                   __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-        const bool use_avx512 = avx512 && !force_portable_kernel();
-#else
-        const bool use_avx512 = false;
-#endif
         const CornellPass k{.grid = &grid_,
                             .sx = sx,
                             .sy = sy,
@@ -375,7 +383,7 @@ void Flock::step_boids(bool all_pairs) {
                             .predator_count = predators_.size(),
                             .box_test = !(range2 >= c.visual2 && range2 >= c.protected2),
                             .mask_self = !(c.protected2 > 0.0f),
-                            .avx512 = use_avx512};
+                            .kernel = grid_kernel()};
         const int rows = grid_.ny();
         const float inf = std::numeric_limits<float>::infinity();
         const float empty_box[4] = {inf, -inf, inf, -inf};

@@ -183,57 +183,59 @@ TEST(FastEngine, BoxTestPathEqualsAllPairs) {
   expect_grid_equals_all_pairs(p, blob(2000, 200, 8), 3, 1, "box test");
 }
 
-TEST(FastEngine, PortableAndAvx512KernelsAgreeBitForBit) {
+// The state after `steps` from `start` (a spawned flock if empty) with the kernel named as
+// FLOCKSCOPE_KERNEL takes it ("" = the best the CPU has).
+std::uint64_t hash_with_kernel(const Params& p, const FlockSnapshot& start, const char* kernel, int threads,
+                               int steps) {
+  if (kernel[0] != '\0') ::setenv("FLOCKSCOPE_KERNEL", kernel, 1);
+  Flock f = start.size() > 0 ? Flock(p, start) : Flock(p);
+  f.set_threads(threads);
+  for (int s = 0; s < steps; ++s) f.step();
+  ::unsetenv("FLOCKSCOPE_KERNEL");
+  return f.state_hash();
+}
+
+// Each kernel the CPU has against the portable one (a kernel the CPU lacks falls back to the
+// best it has, which is then compared twice).
+TEST(FastEngine, KernelsAgreeBitForBit) {
   const Params p = bench_params("cornell-pico-predator", 20000);
-  ::setenv("FLOCKSCOPE_PORTABLE_KERNEL", "1", 1);
-  const auto portable = hash_after(p, 2, 30);
-  ::unsetenv("FLOCKSCOPE_PORTABLE_KERNEL");
-  EXPECT_EQ(hash_after(p, 2, 30), portable);
+  const auto portable = hash_with_kernel(p, {}, "portable", 2, 30);
+  EXPECT_EQ(hash_with_kernel(p, {}, "avx2", 2, 30), portable);
+  EXPECT_EQ(hash_with_kernel(p, {}, "", 2, 30), portable);
 }
 
 // Dense cells (a boid's group far from its cell's start, groups spanning cells), the box-test
 // path and self exclusion without a protected range.
-TEST(FastEngine, PortableAndAvx512KernelsAgreeOnDenseCellsAndTheBoxTest) {
+TEST(FastEngine, KernelsAgreeOnDenseCellsAndTheBoxTest) {
   Params p = load_preset(resolve_preset("cornell-pico-predator"));
   const FlockSnapshot start = blob(3000, 120, 11);
-  auto hash = [&](const Params& q, bool portable) {
-    if (portable) ::setenv("FLOCKSCOPE_PORTABLE_KERNEL", "1", 1);
-    Flock f(q, start);
-    for (int s = 0; s < 4; ++s) f.step();
-    ::unsetenv("FLOCKSCOPE_PORTABLE_KERNEL");
-    return f.state_hash();
-  };
-  EXPECT_EQ(hash(p, true), hash(p, false)) << "dense";
-  Params box = p;
-  box.visualRange = box_test_visual_range();
-  ASSERT_GT(box.visualRange, 0);
-  EXPECT_EQ(hash(box, true), hash(box, false)) << "box test";
-  Params no_protected = p;
-  no_protected.protectedRange = 0;
-  EXPECT_EQ(hash(no_protected, true), hash(no_protected, false)) << "protectedRange 0";
-}
-
-TEST(FastEngine, KernelsAndThreadCountsAgreeOnEveryGroupShape) {
-  Params p = load_preset(resolve_preset("cornell-pico-predator"));
-  const FlockSnapshot start = group_shapes(6000);
-  auto hash = [&](const Params& q, bool portable, int threads) {
-    if (portable) ::setenv("FLOCKSCOPE_PORTABLE_KERNEL", "1", 1);
-    Flock f(q, start);
-    f.set_threads(threads);
-    for (int s = 0; s < 5; ++s) f.step();
-    ::unsetenv("FLOCKSCOPE_PORTABLE_KERNEL");
-    return f.state_hash();
-  };
   Params box = p;
   box.visualRange = box_test_visual_range();
   ASSERT_GT(box.visualRange, 0);
   Params no_protected = p;
   no_protected.protectedRange = 0;
   for (const Params* q : {&p, &box, &no_protected}) {
-    const auto one = hash(*q, false, 1);
-    EXPECT_EQ(hash(*q, true, 1), one) << "portable, protectedRange " << q->protectedRange;
-    EXPECT_EQ(hash(*q, false, 2), one) << "2 threads, protectedRange " << q->protectedRange;
-    EXPECT_EQ(hash(*q, true, 3), one) << "portable, 3 threads, protectedRange " << q->protectedRange;
+    const auto portable = hash_with_kernel(*q, start, "portable", 1, 4);
+    EXPECT_EQ(hash_with_kernel(*q, start, "avx2", 1, 4), portable) << "protectedRange " << q->protectedRange;
+    EXPECT_EQ(hash_with_kernel(*q, start, "", 1, 4), portable) << "protectedRange " << q->protectedRange;
+  }
+}
+
+TEST(FastEngine, KernelsAndThreadCountsAgreeOnEveryGroupShape) {
+  Params p = load_preset(resolve_preset("cornell-pico-predator"));
+  const FlockSnapshot start = group_shapes(6000);
+  Params box = p;
+  box.visualRange = box_test_visual_range();
+  ASSERT_GT(box.visualRange, 0);
+  Params no_protected = p;
+  no_protected.protectedRange = 0;
+  for (const Params* q : {&p, &box, &no_protected}) {
+    const auto one = hash_with_kernel(*q, start, "", 1, 5);
+    EXPECT_EQ(hash_with_kernel(*q, start, "portable", 1, 5), one) << "portable, protectedRange " << q->protectedRange;
+    EXPECT_EQ(hash_with_kernel(*q, start, "avx2", 1, 5), one) << "avx2, protectedRange " << q->protectedRange;
+    EXPECT_EQ(hash_with_kernel(*q, start, "", 2, 5), one) << "2 threads, protectedRange " << q->protectedRange;
+    EXPECT_EQ(hash_with_kernel(*q, start, "portable", 3, 5), one)
+        << "portable, 3 threads, protectedRange " << q->protectedRange;
   }
 }
 
