@@ -4,11 +4,13 @@
 #include "cornell_kernel_portable.hpp"
 #include "cornell_pass.hpp"
 
+#include <type_traits>
+
 namespace flockscope::grid_step {
 
 namespace {
 
-// Groups of up to 8 boids (cells merged, fuller cells in pieces of 8).
+// Groups of up to 8 boids.
 template <bool BoxTest, bool MaskSelf>
 [[gnu::always_inline]] inline void portable_rows(const CornellPass& k, int row_begin, int row_end, float* box) {
   LaneBox lanes(box);
@@ -21,36 +23,29 @@ template <bool BoxTest, bool MaskSelf>
   lanes.into(box);
 }
 
+// Calls rows(box_test, mask_self) (std::bool_constant each) for the pass's variant.
+template <class Rows>
+[[gnu::always_inline]] inline void with_variant(const CornellPass& k, Rows&& rows) {
+  if (k.box_test)
+    rows(std::true_type{}, std::true_type{});
+  else if (k.mask_self)
+    rows(std::false_type{}, std::true_type{});
+  else
+    rows(std::false_type{}, std::false_type{});
+}
+
 }  // namespace
 
 FLOCKSCOPE_CLONES("arch=x86-64-v4", "avx2", "default")
 void cornell_rows(const CornellPass& k, int row_begin, int row_end, float* box) {
+  // (The lambda is inlined, so the portable kernel is compiled for each clone's target.)
+  with_variant(k, [&](auto box_test, auto mask_self) __attribute__((always_inline)) {
 #ifdef FLOCKSCOPE_HAVE_X86_KERNELS
-  if (k.kernel == GridKernel::Avx512) {
-    if (k.box_test)
-      cornell_rows_avx512<true, true>(k, row_begin, row_end, box);
-    else if (k.mask_self)
-      cornell_rows_avx512<false, true>(k, row_begin, row_end, box);
-    else
-      cornell_rows_avx512<false, false>(k, row_begin, row_end, box);
-    return;
-  }
-  if (k.kernel == GridKernel::Avx2) {
-    if (k.box_test)
-      cornell_rows_avx2<true, true>(k, row_begin, row_end, box);
-    else if (k.mask_self)
-      cornell_rows_avx2<false, true>(k, row_begin, row_end, box);
-    else
-      cornell_rows_avx2<false, false>(k, row_begin, row_end, box);
-    return;
-  }
+    if (k.kernel == GridKernel::Avx512) return cornell_rows_avx512<box_test(), mask_self()>(k, row_begin, row_end, box);
+    if (k.kernel == GridKernel::Avx2) return cornell_rows_avx2<box_test(), mask_self()>(k, row_begin, row_end, box);
 #endif
-  if (k.box_test)
-    portable_rows<true, true>(k, row_begin, row_end, box);
-  else if (k.mask_self)
-    portable_rows<false, true>(k, row_begin, row_end, box);
-  else
-    portable_rows<false, false>(k, row_begin, row_end, box);
+    portable_rows<box_test(), mask_self()>(k, row_begin, row_end, box);
+  });
 }
 
 }  // namespace flockscope::grid_step

@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "flockscope/core/flock.hpp"
 #include "flockscope/core/grid.hpp"
@@ -206,36 +208,37 @@ TEST(FastEngine, KernelsAgreeBitForBit) {
 
 // Dense cells (a boid's group far from its cell's start, groups spanning cells), the box-test
 // path and self exclusion without a protected range.
-TEST(FastEngine, KernelsAgreeOnDenseCellsAndTheBoxTest) {
-  Params p = load_preset(resolve_preset("cornell-pico-predator"));
-  const FlockSnapshot start = blob(3000, 120, 11);
-  Params box = p;
+// The preset's parameters on each of the pass's paths: plain, the box test (a visual range
+// whose float square rounds above range * range), and self exclusion (protectedRange 0).
+std::vector<Params> pass_paths() {
+  const Params p = load_preset(resolve_preset("cornell-pico-predator"));
+  Params box = p, no_protected = p;
   box.visualRange = box_test_visual_range();
-  ASSERT_GT(box.visualRange, 0);
-  Params no_protected = p;
   no_protected.protectedRange = 0;
-  for (const Params* q : {&p, &box, &no_protected}) {
-    const auto portable = hash_with_kernel(*q, start, "portable", 1, 4);
-    EXPECT_EQ(hash_with_kernel(*q, start, "avx2", 1, 4), portable) << "protectedRange " << q->protectedRange;
-    EXPECT_EQ(hash_with_kernel(*q, start, "", 1, 4), portable) << "protectedRange " << q->protectedRange;
+  return {p, box, no_protected};
+}
+
+TEST(FastEngine, KernelsAgreeOnDenseCellsAndTheBoxTest) {
+  const FlockSnapshot start = blob(3000, 120, 11);
+  ASSERT_GT(box_test_visual_range(), 0);
+  for (const Params& q : pass_paths()) {
+    const auto portable = hash_with_kernel(q, start, "portable", 1, 4);
+    const std::string path = "visual " + std::to_string(q.visualRange) + ", protected " + std::to_string(q.protectedRange);
+    EXPECT_EQ(hash_with_kernel(q, start, "avx2", 1, 4), portable) << path;
+    EXPECT_EQ(hash_with_kernel(q, start, "", 1, 4), portable) << path;
   }
 }
 
 TEST(FastEngine, KernelsAndThreadCountsAgreeOnEveryGroupShape) {
-  Params p = load_preset(resolve_preset("cornell-pico-predator"));
   const FlockSnapshot start = group_shapes(6000);
-  Params box = p;
-  box.visualRange = box_test_visual_range();
-  ASSERT_GT(box.visualRange, 0);
-  Params no_protected = p;
-  no_protected.protectedRange = 0;
-  for (const Params* q : {&p, &box, &no_protected}) {
-    const auto one = hash_with_kernel(*q, start, "", 1, 5);
-    EXPECT_EQ(hash_with_kernel(*q, start, "portable", 1, 5), one) << "portable, protectedRange " << q->protectedRange;
-    EXPECT_EQ(hash_with_kernel(*q, start, "avx2", 1, 5), one) << "avx2, protectedRange " << q->protectedRange;
-    EXPECT_EQ(hash_with_kernel(*q, start, "", 2, 5), one) << "2 threads, protectedRange " << q->protectedRange;
-    EXPECT_EQ(hash_with_kernel(*q, start, "portable", 3, 5), one)
-        << "portable, 3 threads, protectedRange " << q->protectedRange;
+  ASSERT_GT(box_test_visual_range(), 0);
+  for (const Params& q : pass_paths()) {
+    const auto one = hash_with_kernel(q, start, "", 1, 5);
+    const std::string path = "visual " + std::to_string(q.visualRange) + ", protected " + std::to_string(q.protectedRange);
+    EXPECT_EQ(hash_with_kernel(q, start, "portable", 1, 5), one) << "portable, " << path;
+    EXPECT_EQ(hash_with_kernel(q, start, "avx2", 1, 5), one) << "avx2, " << path;
+    EXPECT_EQ(hash_with_kernel(q, start, "", 2, 5), one) << "2 threads, " << path;
+    EXPECT_EQ(hash_with_kernel(q, start, "portable", 3, 5), one) << "portable, 3 threads, " << path;
   }
 }
 
