@@ -1,10 +1,11 @@
 // How much work the grid step's kernels do on a real flock: `lane_counts BOIDS WARMUP`
 // spawns BOIDS boids (cornell-pico-predator, 1 boid per 400 px^2, as `flockscope bench`),
-// runs WARMUP steps on 2 threads, sorts the result into the engine's 40 px cells and prints,
-// per boid: the candidates in its 3x3 block, the neighbours within 40 px, the lanes a
-// 16-candidate chunk loop over its block would run (the engine before 67f548c), and the
-// lanes the one-boid-a-lane kernels run (every lane of a group sees every candidate of the
-// group's block: RowGroups, as the engine groups them, with 16 and with 8 lanes).
+// runs WARMUP steps on 2 threads, sorts the result into cells of the visual range (40 px, as
+// the engine's) and prints, per boid: the candidates in its 3x3 block, the neighbours within
+// the visual range, the lanes a 16-candidate chunk loop over its block would run (the engine
+// before 67f548c), and the lanes the one-boid-a-lane kernels run (every lane of a group sees
+// every candidate of the group's block: RowGroups, as the engine groups them, with 16 and with
+// 8 lanes).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -32,8 +33,9 @@ int main(int argc, char** argv) {
   f.set_threads(2);
   for (int s = 0; s < warmup; ++s) f.step();
   const FlockSnapshot s = f.snapshot();
+  const float range = float(p.visualRange), range2 = range * range;
   UniformGrid g;
-  g.build(s.x.data(), s.y.data(), s.size(), 40.0f);
+  g.build(s.x.data(), s.y.data(), s.size(), range);
   std::vector<float> sx(s.size()), sy(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) sx[i] = s.x[g.order()[i]], sy[i] = s.y[g.order()[i]];
   double candidates = 0, visible = 0, chunk_lanes = 0;
@@ -46,7 +48,7 @@ int main(int argc, char** argv) {
           chunk_lanes += 16.0 * ((e - b + 15) / 16);
           for (std::uint32_t j = b; j < e; ++j) {
             const float dx = sx[i] - sx[j], dy = sy[i] - sy[j];
-            visible += j != i && dx * dx + dy * dy < 1600.0f;
+            visible += j != i && dx * dx + dy * dy < range2;
           }
         });
     }

@@ -13,10 +13,11 @@ namespace flockscope::grid_step {
 // sum that is never -0.0: no change. So the same bits as the portable kernel (for finite
 // positions and velocities, which the engine keeps) in 17 vector operations a candidate
 // instead of 21 (and + add for each of seven sums). The count is summed as a float: exact.
+// For the boids in slots [b, e), e - b <= 8.
 template <bool BoxTest, bool MaskSelf>
-__attribute__((target("avx2,fma"), always_inline))
-inline void cornell_group_avx2(const CornellPass& k, std::uint32_t b, std::uint32_t e, const BlockRuns& block,
-                               LaneBox& box) {
+__attribute__((target("avx2,fma"), noinline))
+void cornell_group_avx2(const CornellPass& k, std::uint32_t b, std::uint32_t e, const BlockRuns& block,
+                        LaneBox& box) {
   const auto& c = *k.c;
   const __m256 range = _mm256_set1_ps(c.range), protected2 = _mm256_set1_ps(c.protected2),
                visual2 = _mm256_set1_ps(c.visual2);
@@ -52,20 +53,6 @@ inline void cornell_group_avx2(const CornellPass& k, std::uint32_t b, std::uint3
     }
   const std::uint32_t m = e - b;
   box.add(cornell_update_lanes(k, b, m, {v8f(cdx), v8f(cdy), v8f(xp), v8f(yp), v8f(xv), v8f(yv), v8f(count)}), m);
-}
-
-// The pass over grid rows [row_begin, row_end) with the AVX2 + FMA kernel: groups of up to 8.
-template <bool BoxTest, bool MaskSelf>
-__attribute__((target("avx2,fma"), noinline))
-void cornell_rows_avx2(const CornellPass& k, int row_begin, int row_end, float* box) {
-  LaneBox lanes(box);
-  for (int cy = row_begin; cy < row_end; ++cy) {
-    RowGroups groups(*k.grid, cy, kLanes);
-    std::uint32_t b, e;
-    BlockRuns block;
-    while (groups.next(b, e, block)) cornell_group_avx2<BoxTest, MaskSelf>(k, b, e, block, lanes);
-  }
-  lanes.into(box);
 }
 
 }  // namespace flockscope::grid_step

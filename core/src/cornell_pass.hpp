@@ -1,21 +1,22 @@
 // The grid step of the Cornell rules (Flock::step_boids, grid path): what its kernels
-// (cornell_kernel_portable.hpp, cornell_kernel_avx512.hpp) and its row pass (cornell_rows.cpp)
+// (cornell_kernel_portable.hpp, _avx2.hpp, _avx512.hpp) and its row pass (cornell_rows.cpp)
 // share: the pass's inputs, the lane sums, the update of one and of eight boids from their
 // neighbour sums, and the groups of boids the kernels take. Internal to flockscope::core.
 // Sections: lane sums | the pass | the update of one boid, of eight | the groups | the row pass
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
 
 #if defined(__x86_64__) && defined(__GNUC__)
-// GCC 12 warns "'__Y' may be used uninitialized" inside its own AVX-512 headers (their
+// GCC 12 warns "'__Y' (may be) used uninitialized" inside its own AVX-512 headers (their
 // _mm512_undefined_* idiom) wherever our kernels inline them; the warning is about the header.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 #pragma GCC diagnostic pop
 #define FLOCKSCOPE_HAVE_X86_KERNELS 1
@@ -58,21 +59,21 @@ struct LaneSums {
 };
 
 // ---------------------------------------------------------------- the pass
-// The grid step of the Cornell rules, one group of boids at a time, one boid a vector lane.
-// A group is up to 16 boids (8 on CPUs without AVX-512) of one grid row in consecutive slots:
-// a cell, neighbouring cells of the row merged, or a piece of a fuller cell (for_each_group).
-// Its block, every cell next to one of its cells, is three contiguous slot runs of the
-// previous frame (one per row of cells); the kernel goes over them one candidate at a time,
-// broadcasts the candidate to every lane, and each lane adds it to its own sums if it is
-// within range. So each boid adds its neighbours one by one in slot order: the same
-// additions in the same order whatever the vector width (AVX-512, AVX2, SSE), the grouping or
-// the thread count, hence the same bits (no FMA contraction: the core builds with
-// -ffp-contract=off). The rules' update (steer, bias, speed limit, move) then runs on the
-// lanes straight from the registers: no lane reduction, no transposes, no staging.
 // The kernels (cornell_kernel_*.hpp), in the order of preference where the CPU has them. All
 // give the same bits.
 enum class GridKernel { Portable, Avx2, Avx512 };
 
+// The grid step of the Cornell rules, one group of boids at a time, one boid a vector lane.
+// A group is up to 16 boids (8 on CPUs without AVX-512) of one grid row in consecutive slots
+// (RowGroups): it may span cells or end inside one. Its block, every cell next to one of its
+// cells, is three contiguous slot runs of the previous frame (one per row of cells); the
+// kernel goes over them one candidate at a time, broadcasts the candidate to every lane, and
+// each lane adds it to its own sums if it is within range. So each boid adds its neighbours
+// one by one in slot order: the same additions in the same order whatever the vector width
+// (AVX-512, AVX2, SSE), the grouping or the thread count, hence the same bits (no FMA
+// contraction: the core builds with -ffp-contract=off). The rules' update (steer, bias, speed
+// limit, move) then runs on the lanes straight from the registers: no lane reduction, no
+// transposes, no staging.
 struct CornellPass {
   const UniformGrid* grid;
   const float* sx;
@@ -99,7 +100,7 @@ struct CornellPass {
 
 // ---------------------------------------------------------------- the update of one boid, of eight
 // The update of one boid from its neighbour sums (lanes: close_dx, close_dy, xpos, ypos, xvel,
-// yvel, neighbours): the straightforward scalar form, for row tails and scout groups.
+// yvel, neighbours): the straightforward scalar form, for the eights that hold a scout.
 [[gnu::always_inline]] inline void cornell_update_one(const CornellPass& k, std::uint32_t i, const float* sums) {
   const auto& c = *k.c;
   const Boid<float> self{k.sx[i], k.sy[i], k.svx[i], k.svy[i]};

@@ -10,15 +10,19 @@ namespace flockscope::grid_step {
 
 namespace {
 
-// Groups of up to 8 boids.
-template <bool BoxTest, bool MaskSelf>
-[[gnu::always_inline]] inline void portable_rows(const CornellPass& k, int row_begin, int row_end, float* box) {
+// The rows [row_begin, row_end) in groups of `Lanes` consecutive boids (RowGroups), each
+// through `group` (a kernel's group function: sums, update, box), and `box` widened to their
+// new positions. The AVX2 and AVX-512 kernels' group functions are compiled for their
+// instruction sets and called (a call per group of 8 or 16 boids costs nothing measurable);
+// the portable one is inlined into each target_clones variant.
+template <std::uint32_t Lanes, class Group>
+[[gnu::always_inline]] inline void rows(const CornellPass& k, int row_begin, int row_end, float* box, Group group) {
   LaneBox lanes(box);
   for (int cy = row_begin; cy < row_end; ++cy) {
-    RowGroups groups(*k.grid, cy, kLanes);
+    RowGroups groups(*k.grid, cy, Lanes);
     std::uint32_t b, e;
     BlockRuns block;
-    while (groups.next(b, e, block)) cornell_group<BoxTest, MaskSelf>(k, b, e, block, lanes);
+    while (groups.next(b, e, block)) group(k, b, e, block, lanes);
   }
   lanes.into(box);
 }
@@ -38,13 +42,15 @@ template <class Rows>
 
 FLOCKSCOPE_CLONES("arch=x86-64-v4", "avx2", "default")
 void cornell_rows(const CornellPass& k, int row_begin, int row_end, float* box) {
-  // (The lambda is inlined, so the portable kernel is compiled for each clone's target.)
+  // (The lambda and the portable group function are inlined, so the portable kernel is compiled for each clone's target.)
   with_variant(k, [&](auto box_test, auto mask_self) __attribute__((always_inline)) {
 #ifdef FLOCKSCOPE_HAVE_X86_KERNELS
-    if (k.kernel == GridKernel::Avx512) return cornell_rows_avx512<box_test(), mask_self()>(k, row_begin, row_end, box);
-    if (k.kernel == GridKernel::Avx2) return cornell_rows_avx2<box_test(), mask_self()>(k, row_begin, row_end, box);
+    if (k.kernel == GridKernel::Avx512)
+      return rows<kAvx512Lanes>(k, row_begin, row_end, box, cornell_group_avx512<box_test(), mask_self()>);
+    if (k.kernel == GridKernel::Avx2)
+      return rows<kLanes>(k, row_begin, row_end, box, cornell_group_avx2<box_test(), mask_self()>);
 #endif
-    portable_rows<box_test(), mask_self()>(k, row_begin, row_end, box);
+    rows<kLanes>(k, row_begin, row_end, box, cornell_group<box_test(), mask_self()>);
   });
 }
 

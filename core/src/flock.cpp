@@ -362,7 +362,7 @@ void Flock::step_boids(bool all_pairs) {
         const float range2 = c.range * c.range;
         // The boid itself, left in its lanes, is at dx = dy = +0.0, d^2 = 0: with protected2 > 0
         // it counts as a separation neighbour adding +0.0 to sums that are never -0.0 (they
-        // start at +0.0), so nothing changes and the AVX-512 loop can skip masking it out.
+        // start at +0.0), so nothing changes and the AVX-512 and AVX2 loops skip masking it out.
         const CornellPass k{.grid = &grid_,
                             .sx = sx,
                             .sy = sy,
