@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "flockscope/core/simd.hpp"
+
 namespace flockscope {
 
 void UniformGrid::set_geometry(float xmin, float xmax, float ymin, float ymax, std::size_t n, float min_cell,
@@ -47,6 +49,11 @@ void UniformGrid::bounding_box(const float* x, const float* y, std::size_t n, in
     xmin = std::min(xmin, box[4 * std::size_t(t)]), xmax = std::max(xmax, box[4 * std::size_t(t) + 1]);
     ymin = std::min(ymin, box[4 * std::size_t(t) + 2]), ymax = std::max(ymax, box[4 * std::size_t(t) + 3]);
   }
+}
+
+FLOCKSCOPE_CLONES("arch=x86-64-v4", "avx2", "default")
+void UniformGrid::cells_of_block(const float* x, const float* y, std::size_t m, std::uint32_t* out) const {
+  cells_of(x, y, m, out);
 }
 
 void UniformGrid::build(const float* x, const float* y, std::size_t n, float min_cell) {
