@@ -199,6 +199,33 @@ TEST(FastEngine, KernelsAgreeBitForBit) {
   EXPECT_EQ(hash_with_kernel(p, {}, "", 2, 30), portable);
 }
 
+// Every branch of the rules' update, which the AVX-512 kernel runs on 16 lanes: scouts (their
+// groups take the eight-lane form), boids standing still with nobody in sight (the speed
+// limit's scalar rule for a zero speed), with and without the predator, and each of the three
+// rules switched off.
+TEST(FastEngine, KernelsAgreeOnEveryBranchOfTheUpdate) {
+  FlockSnapshot start = blob(1500, 120, 13);
+  for (float x : {130.0f, 200.0f, 470.0f, 520.0f})
+    for (float y : {130.0f, 360.0f}) start.x.push_back(x), start.y.push_back(y), start.vx.push_back(0), start.vy.push_back(0);
+  Params p = load_preset(resolve_preset("cornell-pico-predator"));
+  p.scouts1 = 20, p.scouts2 = 10;
+  std::vector<std::pair<std::string, Params>> cases = {{"scouts and the predator", p}};
+  Params q = p;
+  q.predators = 0;
+  cases.emplace_back("no predator", q);
+  q.cohesion = false;
+  cases.emplace_back("no cohesion", q);
+  q = p, q.alignment = false;
+  cases.emplace_back("no alignment", q);
+  q = p, q.separation = false;
+  cases.emplace_back("no separation", q);
+  for (const auto& [name, params] : cases) {
+    const auto portable = hash_with_kernel(params, start, "portable", 1, 3);
+    EXPECT_EQ(hash_with_kernel(params, start, "avx2", 1, 3), portable) << name;
+    EXPECT_EQ(hash_with_kernel(params, start, "", 1, 3), portable) << name;
+  }
+}
+
 // The preset's parameters on each of the pass's paths: plain, the box test (a visual range
 // whose float square rounds above range * range), and self exclusion (protectedRange 0).
 static std::vector<Params> pass_paths() {
