@@ -57,7 +57,11 @@ inline void cornell_update_16(const CornellPass& k, std::uint32_t i, std::uint32
     vx = _mm512_add_ps(vx, _mm512_mul_ps(close_dx, avoid));
     vy = _mm512_add_ps(vy, _mm512_mul_ps(close_dy, avoid));
   }
-  const __m512 turn = _mm512_set1_ps(c.turn);
+  // Constants as the eight-lane update forms them (0 + c: a -0.0 parameter becomes +0.0 there).
+  const auto splat = [zero](float v) __attribute__((always_inline, target("avx512f"))) {
+    return _mm512_add_ps(zero, _mm512_set1_ps(v));
+  };
+  const __m512 turn = splat(c.turn);
   vy = _mm512_mask_add_ps(vy, _mm512_cmp_ps_mask(Y, _mm512_set1_ps(c.top_edge), _CMP_LT_OQ), vy, turn);
   vx = _mm512_mask_sub_ps(vx, _mm512_cmp_ps_mask(X, _mm512_set1_ps(c.right_edge), _CMP_GT_OQ), vx, turn);
   vx = _mm512_mask_add_ps(vx, _mm512_cmp_ps_mask(X, _mm512_set1_ps(c.left_edge), _CMP_LT_OQ), vx, turn);
@@ -78,7 +82,7 @@ inline void cornell_update_16(const CornellPass& k, std::uint32_t i, std::uint32
       pcount = _mm512_mask_add_epi32(pcount, in, pcount, _mm512_set1_epi32(1));
     }
     const __mmask16 fled = _mm512_cmpgt_epi32_mask(pcount, _mm512_setzero_si512());
-    const __m512 pt = _mm512_set1_ps(c.predator_turn);
+    const __m512 pt = splat(c.predator_turn);
     vy = _mm512_mask_add_ps(vy, _mm512_mask_cmp_ps_mask(fled, pdy, zero, _CMP_GT_OQ), vy, pt);
     vy = _mm512_mask_sub_ps(vy, _mm512_mask_cmp_ps_mask(fled, pdy, zero, _CMP_LT_OQ), vy, pt);
     vx = _mm512_mask_add_ps(vx, _mm512_mask_cmp_ps_mask(fled, pdx, zero, _CMP_GT_OQ), vx, pt);
@@ -86,7 +90,7 @@ inline void cornell_update_16(const CornellPass& k, std::uint32_t i, std::uint32
   }
   // limit_speed
   const __m512 speed = _mm512_sqrt_ps(_mm512_add_ps(_mm512_mul_ps(vx, vx), _mm512_mul_ps(vy, vy)));
-  const __m512 minspeed = _mm512_set1_ps(c.minspeed), maxspeed = _mm512_set1_ps(c.maxspeed);
+  const __m512 minspeed = splat(c.minspeed), maxspeed = splat(c.maxspeed);
   __m512 target = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(speed, minspeed, _CMP_LT_OQ), speed, minspeed);
   target = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(target, maxspeed, _CMP_GT_OQ), target, maxspeed);
   const __mmask16 change = _mm512_cmp_ps_mask(target, speed, _CMP_NEQ_UQ);

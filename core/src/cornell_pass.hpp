@@ -128,6 +128,8 @@ struct SumVectors {
 // operations as cornell_update_one, so the same results. Lanes m..7 are computed from
 // whatever their slots hold (the arrays are padded) and not stored. Returns the new
 // positions (lanes below m; the scout path leaves them in memory only and returns the stored ones).
+// The AVX-512 kernel's cornell_update_16 makes these operations on 16 lanes with intrinsics:
+// a change here belongs there too (the kernels-agree tests compare them bit for bit).
 struct NewPositions {
   v8f x, y;
 };
