@@ -5,8 +5,14 @@
 // the visual range, the lanes a 16-candidate chunk loop over its block would run (the engine
 // before 67f548c), and the lanes the one-boid-a-lane kernels run (every lane of a group sees
 // every candidate of the group's block: RowGroups, as the engine groups them, with 16 and with
-// 8 lanes).
+// 8 lanes). Two more counts bound what other orders and groupings could give the 16-lane
+// kernel (docs/performance.md): the lanes if each cell's boids were in x order and each of a
+// group's runs were cut, from both ends, to the candidates within the range of the group's
+// own x span; and the fewest lanes any grouping of each row into groups of 1-16 consecutive
+// boids can run (a dynamic program over the row's slots).
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <cstdio>
 #include <cstdlib>
 
@@ -14,6 +20,61 @@
 #include "flockscope/core/io.hpp"
 
 using namespace flockscope;
+
+namespace {
+
+// The lanes of the 16-lane groups if each cell's boids were sorted by x (a copy of sx is) and
+// each run cut to [min x - range, max x + range] of the group's boids from both ends.
+double x_sorted_cut_lanes(const UniformGrid& g, std::vector<float> sx, float range) {
+  const std::size_t cells = std::size_t(g.nx()) * std::size_t(g.ny());
+  for (std::size_t c = 0; c < cells; ++c) std::sort(sx.begin() + g.cell_start(c), sx.begin() + g.cell_start(c + 1));
+  double lanes = 0;
+  for (int cy = 0; cy < g.ny(); ++cy) {
+    grid_step::RowGroups groups(g, cy, 16);
+    std::uint32_t b, e;
+    grid_step::BlockRuns block;
+    while (groups.next(b, e, block)) {
+      const auto [lo_it, hi_it] = std::minmax_element(sx.begin() + b, sx.begin() + e);
+      const float lo = *lo_it - range, hi = *hi_it + range;
+      for (int r = 0; r < 3; ++r) {
+        std::uint32_t rb = block.run[2 * r], re = block.run[2 * r + 1];
+        while (rb < re && sx[rb] < lo) ++rb;
+        while (re > rb && sx[re - 1] > hi) --re;
+        lanes += 16.0 * (re - rb);
+      }
+    }
+  }
+  return lanes;
+}
+
+// The fewest lanes of 16-lane groups over each row: groups of 1-16 consecutive boids of the
+// row, each running every candidate of the block of the cells it spans.
+double best_grouping_lanes(const UniformGrid& g) {
+  const std::size_t nx = std::size_t(g.nx());
+  double lanes = 0;
+  for (int cy = 0; cy < g.ny(); ++cy) {
+    const std::size_t row = std::size_t(cy) * nx;
+    const std::uint32_t first = g.cell_start(row), count = g.cell_start(row + nx) - first;
+    std::vector<int> cell(count);
+    for (std::size_t cx = 0; cx < nx; ++cx)
+      for (std::uint32_t i = g.cell_start(row + cx); i < g.cell_start(row + cx + 1); ++i) cell[i - first] = int(cx);
+    auto block = [&](int c0, int c1) {
+      double candidates = 0;
+      g.for_each_block_range(c0, c1 + 1, cy, [&](std::uint32_t rb, std::uint32_t re) { candidates += re - rb; });
+      return candidates;
+    };
+    std::vector<double> best(count + 1, 0);  // best[p]: the fewest candidates for the row's first p boids
+    for (std::uint32_t p = 1; p <= count; ++p) {
+      best[p] = best[p - 1] + block(cell[p - 1], cell[p - 1]);
+      for (std::uint32_t k = 2; k <= 16 && k <= p; ++k)
+        best[p] = std::min(best[p], best[p - k] + block(cell[p - k], cell[p - 1]));
+    }
+    lanes += 16.0 * best[count];
+  }
+  return lanes;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 3) {
@@ -63,7 +124,8 @@ int main(int argc, char** argv) {
         for (int r = 0; r < 3; ++r) group_lanes[w] += double(widths[w]) * (block.run[2 * r + 1] - block.run[2 * r]);
     }
   const double m = double(s.size());
-  std::printf("boids,warmup,candidates,visible,chunk_lanes_16,group_lanes_16,group_lanes_8\n");
-  std::printf("%ld,%d,%.1f,%.1f,%.1f,%.1f,%.1f\n", n, warmup, candidates / m, visible / m, chunk_lanes / m,
-              group_lanes[0] / m, group_lanes[1] / m);
+  std::printf("boids,warmup,candidates,visible,chunk_lanes_16,group_lanes_16,group_lanes_8,x_sorted_cut_lanes_16,"
+              "best_grouping_lanes_16\n");
+  std::printf("%ld,%d,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f\n", n, warmup, candidates / m, visible / m, chunk_lanes / m,
+              group_lanes[0] / m, group_lanes[1] / m, x_sorted_cut_lanes(g, sx, range) / m, best_grouping_lanes(g) / m);
 }
