@@ -12,9 +12,9 @@
 // boids can run (a dynamic program over the row's slots).
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include "cornell_pass.hpp"
 #include "flockscope/core/io.hpp"
