@@ -23,27 +23,33 @@ using namespace flockscope;
 
 namespace {
 
+// Calls f(b, e, block) for every group of `lanes` boids, row by row, as the engine forms them.
+template <class F>
+void for_each_group(const UniformGrid& g, std::uint32_t lanes, F&& f) {
+  for (int cy = 0; cy < g.ny(); ++cy) {
+    grid_step::RowGroups groups(g, cy, lanes);
+    std::uint32_t b, e;
+    grid_step::BlockRuns block;
+    while (groups.next(b, e, block)) f(b, e, block);
+  }
+}
+
 // The lanes of the 16-lane groups if each cell's boids were sorted by x (a copy of sx is) and
 // each run cut to [min x - range, max x + range] of the group's boids from both ends.
 double x_sorted_cut_lanes(const UniformGrid& g, std::vector<float> sx, float range) {
   const std::size_t cells = std::size_t(g.nx()) * std::size_t(g.ny());
   for (std::size_t c = 0; c < cells; ++c) std::sort(sx.begin() + g.cell_start(c), sx.begin() + g.cell_start(c + 1));
   double lanes = 0;
-  for (int cy = 0; cy < g.ny(); ++cy) {
-    grid_step::RowGroups groups(g, cy, 16);
-    std::uint32_t b, e;
-    grid_step::BlockRuns block;
-    while (groups.next(b, e, block)) {
-      const auto [lo_it, hi_it] = std::minmax_element(sx.begin() + b, sx.begin() + e);
-      const float lo = *lo_it - range, hi = *hi_it + range;
-      for (int r = 0; r < 3; ++r) {
-        std::uint32_t rb = block.run[2 * r], re = block.run[2 * r + 1];
-        while (rb < re && sx[rb] < lo) ++rb;
-        while (re > rb && sx[re - 1] > hi) --re;
-        lanes += 16.0 * (re - rb);
-      }
+  for_each_group(g, 16, [&](std::uint32_t b, std::uint32_t e, const grid_step::BlockRuns& block) {
+    const auto [lo_it, hi_it] = std::minmax_element(sx.begin() + b, sx.begin() + e);
+    const float lo = *lo_it - range, hi = *hi_it + range;
+    for (int r = 0; r < 3; ++r) {
+      std::uint32_t rb = block.run[2 * r], re = block.run[2 * r + 1];
+      while (rb < re && sx[rb] < lo) ++rb;
+      while (re > rb && sx[re - 1] > hi) --re;
+      lanes += 16.0 * (re - rb);
     }
-  }
+  });
   return lanes;
 }
 
@@ -116,13 +122,9 @@ int main(int argc, char** argv) {
   double group_lanes[2] = {0, 0};
   const std::uint32_t widths[2] = {16, 8};
   for (int w = 0; w < 2; ++w)
-    for (int cy = 0; cy < g.ny(); ++cy) {
-      grid_step::RowGroups groups(g, cy, widths[w]);
-      std::uint32_t b, e;
-      grid_step::BlockRuns block;
-      while (groups.next(b, e, block))
-        for (int r = 0; r < 3; ++r) group_lanes[w] += double(widths[w]) * (block.run[2 * r + 1] - block.run[2 * r]);
-    }
+    for_each_group(g, widths[w], [&](std::uint32_t, std::uint32_t, const grid_step::BlockRuns& block) {
+      for (int r = 0; r < 3; ++r) group_lanes[w] += double(widths[w]) * (block.run[2 * r + 1] - block.run[2 * r]);
+    });
   const double m = double(s.size());
   std::printf("boids,warmup,candidates,visible,chunk_lanes_16,group_lanes_16,group_lanes_8,x_sorted_cut_lanes_16,"
               "best_grouping_lanes_16\n");
