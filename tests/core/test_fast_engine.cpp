@@ -106,25 +106,38 @@ std::uint64_t hash_with_kernel(const Params& p, const FlockSnapshot& start, cons
 
 }  // namespace
 
+// Each thread zeroes and sums the counters of the cells from its range's first point on: the
+// input orders below put those splits anywhere: in cell order (the engine's case, the previous
+// step's cells), in reversed cell order (a later range starts in an earlier cell) and at random.
 TEST(FastEngine, ParallelCountingSortEqualsSerialSort) {
-  std::vector<float> x, y;
-  many_points(x, y, 11);
-  for (float r : {40.0f, 8.0f}) {
-    UniformGrid serial;
-    serial.build(x.data(), y.data(), x.size(), r);
-    for (int threads : {1, 2, 3, 4}) {
-      UniformGrid g;
-      std::vector<std::uint32_t> slot(x.size(), 0xffffffffu);
-      g.build_scatter(x.data(), y.data(), x.size(), r, threads, [&](std::size_t i, std::uint32_t k) { slot[i] = k; },
-                      4.0);  // build()'s cell budget, so the cells are the same
-      ASSERT_EQ(g.nx(), serial.nx());
-      ASSERT_EQ(g.ny(), serial.ny());
-      for (std::size_t c = 0; c <= std::size_t(g.nx()) * std::size_t(g.ny()); ++c)
-        ASSERT_EQ(g.cell_start(c), serial.cell_start(c)) << "threads " << threads << " cell " << c;
-      for (std::size_t i = 0; i < x.size(); ++i)
-        ASSERT_EQ(serial.order()[slot[i]], i) << "threads " << threads << " point " << i;
+  std::vector<float> px, py;
+  many_points(px, py, 11);
+  UniformGrid by_cell;
+  by_cell.build(px.data(), py.data(), px.size(), 40.0f);
+  const std::size_t n = px.size();
+  for (const std::string input : {"random", "cell order", "reversed cell order"})
+    for (float r : {40.0f, 8.0f}) {
+      SCOPED_TRACE(input);
+      std::vector<float> x = px, y = py;
+      for (std::size_t i = 0; i < n && input != "random"; ++i) {
+        const std::size_t from = by_cell.order()[input == "cell order" ? i : n - 1 - i];
+        x[i] = px[from], y[i] = py[from];
+      }
+      UniformGrid serial;
+      serial.build(x.data(), y.data(), n, r);
+      for (int threads : {1, 2, 3, 4}) {
+        UniformGrid g;
+        std::vector<std::uint32_t> slot(x.size(), 0xffffffffu);
+        g.build_scatter(x.data(), y.data(), x.size(), r, threads, [&](std::size_t i, std::uint32_t k) { slot[i] = k; },
+                        4.0);  // build()'s cell budget, so the cells are the same
+        ASSERT_EQ(g.nx(), serial.nx());
+        ASSERT_EQ(g.ny(), serial.ny());
+        for (std::size_t c = 0; c <= std::size_t(g.nx()) * std::size_t(g.ny()); ++c)
+          ASSERT_EQ(g.cell_start(c), serial.cell_start(c)) << "threads " << threads << " cell " << c;
+        for (std::size_t i = 0; i < x.size(); ++i)
+          ASSERT_EQ(serial.order()[slot[i]], i) << "threads " << threads << " point " << i;
+      }
     }
-  }
 }
 
 TEST(FastEngine, ScatterHandlesEmptyAndSinglePointInput) {
