@@ -26,31 +26,31 @@ void cornell_group_avx2(const CornellPass& k, std::uint32_t b, std::uint32_t e, 
   const __m256i slot = _mm256_add_epi32(_mm256_set1_epi32(std::int32_t(b)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   const __m256 X = _mm256_loadu_ps(k.sx + b), Y = _mm256_loadu_ps(k.sy + b);
   __m256 cdx = _mm256_setzero_ps(), cdy = cdx, xp = cdx, yp = cdx, xv = cdx, yv = cdx, count = cdx;
-  for (std::uint32_t r = 0; r < 3; ++r)
-    for (std::uint32_t j = block.run[2 * r], re = block.run[2 * r + 1]; j < re; ++j) {
-      const __m256 ox = _mm256_broadcast_ss(k.sx + j), oy = _mm256_broadcast_ss(k.sy + j);
-      const __m256 dx = _mm256_sub_ps(X, ox), dy = _mm256_sub_ps(Y, oy);
-      const __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-      __m256 separate = _mm256_cmp_ps(d2, protected2, _CMP_LT_OQ);
-      __m256 visible = _mm256_andnot_ps(separate, _mm256_cmp_ps(d2, visual2, _CMP_LT_OQ));
-      if constexpr (BoxTest) {
-        const __m256 in_box = _mm256_and_ps(_mm256_cmp_ps(_mm256_and_ps(dx, abs_mask), range, _CMP_LT_OQ),
-                                            _mm256_cmp_ps(_mm256_and_ps(dy, abs_mask), range, _CMP_LT_OQ));
-        separate = _mm256_and_ps(separate, in_box), visible = _mm256_and_ps(visible, in_box);
-      }
-      if constexpr (MaskSelf) {  // a boid is not its own neighbour (all-pairs skips j == i)
-        const __m256 self = _mm256_castsi256_ps(_mm256_cmpeq_epi32(slot, _mm256_set1_epi32(std::int32_t(j))));
-        separate = _mm256_andnot_ps(self, separate), visible = _mm256_andnot_ps(self, visible);
-      }
-      const __m256 s1 = _mm256_and_ps(separate, one), v1 = _mm256_and_ps(visible, one);
-      cdx = _mm256_fmadd_ps(s1, dx, cdx);
-      cdy = _mm256_fmadd_ps(s1, dy, cdy);
-      xp = _mm256_fmadd_ps(v1, ox, xp);
-      yp = _mm256_fmadd_ps(v1, oy, yp);
-      xv = _mm256_fmadd_ps(v1, _mm256_broadcast_ss(k.svx + j), xv);
-      yv = _mm256_fmadd_ps(v1, _mm256_broadcast_ss(k.svy + j), yv);
-      count = _mm256_add_ps(count, v1);
+  for (BlockSlots slots(block); slots.left() > 0; slots.advance()) {
+    const std::uint32_t j = slots.slot();
+    const __m256 ox = _mm256_broadcast_ss(k.sx + j), oy = _mm256_broadcast_ss(k.sy + j);
+    const __m256 dx = _mm256_sub_ps(X, ox), dy = _mm256_sub_ps(Y, oy);
+    const __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
+    __m256 separate = _mm256_cmp_ps(d2, protected2, _CMP_LT_OQ);
+    __m256 visible = _mm256_andnot_ps(separate, _mm256_cmp_ps(d2, visual2, _CMP_LT_OQ));
+    if constexpr (BoxTest) {
+      const __m256 in_box = _mm256_and_ps(_mm256_cmp_ps(_mm256_and_ps(dx, abs_mask), range, _CMP_LT_OQ),
+                                          _mm256_cmp_ps(_mm256_and_ps(dy, abs_mask), range, _CMP_LT_OQ));
+      separate = _mm256_and_ps(separate, in_box), visible = _mm256_and_ps(visible, in_box);
     }
+    if constexpr (MaskSelf) {  // a boid is not its own neighbour (all-pairs skips j == i)
+      const __m256 self = _mm256_castsi256_ps(_mm256_cmpeq_epi32(slot, _mm256_set1_epi32(std::int32_t(j))));
+      separate = _mm256_andnot_ps(self, separate), visible = _mm256_andnot_ps(self, visible);
+    }
+    const __m256 s1 = _mm256_and_ps(separate, one), v1 = _mm256_and_ps(visible, one);
+    cdx = _mm256_fmadd_ps(s1, dx, cdx);
+    cdy = _mm256_fmadd_ps(s1, dy, cdy);
+    xp = _mm256_fmadd_ps(v1, ox, xp);
+    yp = _mm256_fmadd_ps(v1, oy, yp);
+    xv = _mm256_fmadd_ps(v1, _mm256_broadcast_ss(k.svx + j), xv);
+    yv = _mm256_fmadd_ps(v1, _mm256_broadcast_ss(k.svy + j), yv);
+    count = _mm256_add_ps(count, v1);
+  }
   const std::uint32_t m = e - b;
   box.add(cornell_update_lanes(k, b, m, {v8f(cdx), v8f(cdy), v8f(xp), v8f(yp), v8f(xv), v8f(yv), v8f(count)}), m);
 }

@@ -20,23 +20,23 @@ template <bool BoxTest, bool MaskSelf>
   const v8i slot = std::int32_t(b) + v8i{0, 1, 2, 3, 4, 5, 6, 7};
   const v8f X = rules::load8(k.sx + b), Y = rules::load8(k.sy + b);
   LaneSums s;
-  for (std::uint32_t r = 0; r < 3; ++r)
-    for (std::uint32_t j = block.run[2 * r], re = block.run[2 * r + 1]; j < re; ++j) {
-      const v8f ox = v8f{} + k.sx[j], oy = v8f{} + k.sy[j];
-      const v8f dx = X - ox, dy = Y - oy;
-      const v8f d2 = dx * dx + dy * dy;
-      v8i separate = d2 < protected2;
-      v8i visible = (d2 < visual2) & ~separate;
-      if constexpr (BoxTest) {
-        const v8i in_box = (v8f(v8i(dx) & 0x7fffffff) < range) & (v8f(v8i(dy) & 0x7fffffff) < range);
-        separate &= in_box, visible &= in_box;
-      }
-      if constexpr (MaskSelf) {  // a boid is not its own neighbour (all-pairs skips j == i)
-        const v8i other = slot != std::int32_t(j);
-        separate &= other, visible &= other;
-      }
-      s.add(dx, dy, ox, oy, v8f{} + k.svx[j], v8f{} + k.svy[j], separate, visible);
+  for (BlockSlots slots(block); slots.left() > 0; slots.advance()) {
+    const std::uint32_t j = slots.slot();
+    const v8f ox = v8f{} + k.sx[j], oy = v8f{} + k.sy[j];
+    const v8f dx = X - ox, dy = Y - oy;
+    const v8f d2 = dx * dx + dy * dy;
+    v8i separate = d2 < protected2;
+    v8i visible = (d2 < visual2) & ~separate;
+    if constexpr (BoxTest) {
+      const v8i in_box = (v8f(v8i(dx) & 0x7fffffff) < range) & (v8f(v8i(dy) & 0x7fffffff) < range);
+      separate &= in_box, visible &= in_box;
     }
+    if constexpr (MaskSelf) {  // a boid is not its own neighbour (all-pairs skips j == i)
+      const v8i other = slot != std::int32_t(j);
+      separate &= other, visible &= other;
+    }
+    s.add(dx, dy, ox, oy, v8f{} + k.svx[j], v8f{} + k.svy[j], separate, visible);
+  }
   const std::uint32_t m = e - b;
   box.add(cornell_update_lanes(k, b, m,
                                {s.cdx, s.cdy, s.xp, s.yp, s.xv, s.yv, __builtin_convertvector(s.count, v8f)}),

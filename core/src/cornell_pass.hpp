@@ -228,6 +228,39 @@ struct BlockRuns {
   std::uint32_t run[6];
 };
 
+// The slots of a group's block in slot order: run 0, then run 1, then run 2, for one loop in
+// the kernels: `for (BlockSlots j(block); j.left() > 0; j.advance())`. The walk jumps from a
+// run's end to the next run's start (over empty runs too) by conditional moves, so a group
+// pays one hard-to-predict loop exit instead of one a run; the candidates and their order are
+// the same. (An iterator, like RowGroups, so the loop body stays in the kernel's own target.)
+class BlockSlots {
+ public:
+  [[gnu::always_inline]] explicit BlockSlots(const BlockRuns& block)
+      : slot_(block.run[0]),
+        left_((block.run[1] - block.run[0]) + (block.run[3] - block.run[2]) + (block.run[5] - block.run[4])),
+        end0_(block.run[1]),
+        skip0_(block.run[2] - block.run[1]),  // unsigned wrap-around: exact either way
+        end1_(block.run[3]),
+        skip1_(block.run[4] - block.run[3]) {
+    skip_run_ends();
+  }
+  std::uint32_t left() const { return left_; }  // the slots still to visit, this one included
+  std::uint32_t slot() const { return slot_; }
+  [[gnu::always_inline]] void advance() {
+    ++slot_, --left_;
+    skip_run_ends();
+  }
+
+ private:
+  // Run 0's slots are below end0 and run 1's start at or after it, so slot == end0 only when
+  // the walk leaves run 0 (likewise end1 and run 1).
+  [[gnu::always_inline]] void skip_run_ends() {
+    slot_ += slot_ == end0_ ? skip0_ : 0;
+    slot_ += slot_ == end1_ ? skip1_ : 0;
+  }
+  std::uint32_t slot_, left_, end0_, skip0_, end1_, skip1_;
+};
+
 // The groups of grid row cy: its boids in slot order, `lanes` at a time (the last group of
 // the row may hold fewer). next() gives a group's slots [b, e) and the runs of its block
 // (every cell next to one of the cells it spans), until it returns false. A group spanning
