@@ -1,5 +1,5 @@
 // The mechanisms of the fast engine (docs/performance.md): the parallel counting sort equals
-// the serial one, the grid pass equals all-pairs (dense cells, groups of every shape, self
+// the serial one, a group's block is walked slot by slot in run order, the grid pass equals all-pairs (dense cells, groups of every shape, self
 // exclusion without a protected range, the box test), the portable, AVX2 and AVX-512 kernels
 // agree bit for bit, and flocks big enough to take every parallel path give the same state on
 // 1, 2 and 3 threads.
@@ -14,6 +14,8 @@
 #include "flockscope/core/grid.hpp"
 #include "flockscope/core/io.hpp"
 #include "flockscope/core/rng.hpp"
+
+#include "cornell_pass.hpp"  // core/src: BlockSlots
 
 using namespace flockscope;
 
@@ -138,6 +140,36 @@ TEST(FastEngine, ParallelCountingSortEqualsSerialSort) {
           ASSERT_EQ(serial.order()[slot[i]], i) << "threads " << threads << " point " << i;
       }
     }
+}
+
+// The kernels' one loop over a block visits exactly the slots of the three nested run loops,
+// in their order: for every layout of runs of 0-3 slots with gaps of 0-2 between them (empty
+// runs first, between and last; runs that touch), and the grid's edge rows, whose missing
+// runs are {0, 0} after non-empty ones.
+TEST(FastEngine, BlockSlotsWalkTheRunsInOrder) {
+  auto check = [](const grid_step::BlockRuns& block) {
+    std::vector<std::uint32_t> nested, walked;
+    for (int r = 0; r < 3; ++r)
+      for (std::uint32_t j = block.run[2 * r]; j < block.run[2 * r + 1]; ++j) nested.push_back(j);
+    for (grid_step::BlockSlots slots(block); slots.left() > 0; slots.advance()) walked.push_back(slots.slot());
+    EXPECT_EQ(walked, nested) << block.run[0] << " " << block.run[1] << " " << block.run[2] << " " << block.run[3]
+                              << " " << block.run[4] << " " << block.run[5];
+  };
+  int layouts = 0;
+  for (std::uint32_t first = 0; first < 3; ++first)
+    for (std::uint32_t n0 = 0; n0 < 4; ++n0)
+      for (std::uint32_t g1 = 0; g1 < 3; ++g1)
+        for (std::uint32_t n1 = 0; n1 < 4; ++n1)
+          for (std::uint32_t g2 = 0; g2 < 3; ++g2)
+            for (std::uint32_t n2 = 0; n2 < 4; ++n2) {
+              const std::uint32_t b1 = first + n0 + g1, b2 = b1 + n1 + g2;
+              check({{first, first + n0, b1, b1 + n1, b2, b2 + n2}});
+              check({{first, first + n0, b1, b1 + n1, 0, 0}});  // an edge row: two rows of cells
+              ++layouts;
+            }
+  EXPECT_EQ(layouts, 3 * 4 * 3 * 4 * 3 * 4);
+  check({{0, 0, 0, 0, 0, 0}});
+  check({{5, 9, 0, 0, 0, 0}});  // a one-row grid
 }
 
 TEST(FastEngine, ScatterHandlesEmptyAndSinglePointInput) {
