@@ -1,8 +1,10 @@
 // What each operation of the AVX-512 kernel's candidate loop costs: the loop of
 // core/src/cornell_kernel_avx512.hpp (sixteen boids in the lanes, one candidate broadcast at a
 // time, seven masked sums) over 53 candidates in L1, and variants of it with one piece left
-// out or done another way. Variants marked "(wrong)" give other results: they only time what
-// the missing piece costs. ns a candidate = 1e9 / items_per_second.
+// out or done another way. The "engine" variant is a copy of the kernel's loop, with template
+// switches around what the others change: keep it in step with the kernel. Variants marked
+// "(wrong)" give other results: they only time what the missing piece costs. ns a candidate =
+// 1e9 / items_per_second.
 //   build/bench/candidate_loop --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
 // (docs/performance.md, "The candidate loop's operations").
 #include <benchmark/benchmark.h>
