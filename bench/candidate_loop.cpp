@@ -1,21 +1,22 @@
 // What each operation of the AVX-512 kernel's candidate loop costs: the loop of
 // core/src/cornell_kernel_avx512.hpp (sixteen boids in the lanes, one candidate broadcast at a
-// time, seven masked sums) over 53 candidates in L1, and variants of it with one piece left
-// out or done another way. The "engine" variant is a copy of the kernel's loop, with template
-// switches around what the others change: keep it in step with the kernel. Variants marked
-// "(wrong)" give other results: they only time what the missing piece costs. ns a candidate =
-// 1e9 / items_per_second.
+// time, the seven masked sums of its Avx512Sums) over 53 candidates in L1, and variants of it
+// with one piece left out or done another way. Variants marked "(wrong)" give other results:
+// they only time what the missing piece costs. ns a candidate = 1e9 / items_per_second.
 //   build/bench/candidate_loop --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
 // (docs/performance.md, "The candidate loop's operations").
 #include <benchmark/benchmark.h>
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-
 #include <cstdint>
 #include <vector>
 
+#include "cornell_kernel_avx512.hpp"  // core/src: Avx512Sums
+
+#ifdef FLOCKSCOPE_HAVE_X86_KERNELS
+
 namespace {
+
+using flockscope::grid_step::Avx512Sums;
 
 enum Variant : int {
   kEngine,      // as the engine: 14 vector operations a candidate
@@ -36,11 +37,10 @@ __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline)) void can
     const float* sx, const float* sy, const float* svx, const float* svy, int n, const float* gx, const float* gy,
     Sums& out) {
   const __m512 X = _mm512_loadu_ps(gx), Y = _mm512_loadu_ps(gy);
-  const __m512 protected2 = _mm512_set1_ps(64.0f), visual2 = _mm512_set1_ps(1600.0f), ones = _mm512_set1_ps(1.0f);
-  const __m512i minus_one = _mm512_set1_epi32(-1), protected_bits = _mm512_castps_si512(protected2);
+  const __m512 protected2 = _mm512_set1_ps(64.0f), visual2 = _mm512_set1_ps(1600.0f);
+  const __m512i protected_bits = _mm512_castps_si512(protected2);
   const __m512i band = _mm512_set1_epi32(std::int32_t(0x44c80000u - 0x42800000u));  // bits of 1600 - bits of 64
-  __m512 cdx = _mm512_setzero_ps(), cdy = cdx, xp = cdx, yp = cdx, xv = cdx, yv = cdx;
-  __m512i count = _mm512_setzero_si512();
+  Avx512Sums sums = Avx512Sums::zero();
   for (int j = 0; j < n; ++j) {
     const __m512 ox = _mm512_set1_ps(sx[j]), oy = _mm512_set1_ps(sy[j]);
     const __m512 ovx = _mm512_set1_ps(svx[j]), ovy = _mm512_set1_ps(svy[j]);
@@ -55,22 +55,19 @@ __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline)) void can
       visible = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(_mm512_castps_si512(d2), protected_bits), band);
     else
       visible = _kandn_mask16(separate, _mm512_cmp_ps_mask(d2, visual2, _CMP_LT_OQ));
-    if constexpr (V != kNoSeparate) {
-      cdx = _mm512_mask_add_ps(cdx, separate, cdx, dx);
-      cdy = _mm512_mask_add_ps(cdy, separate, cdy, dy);
+    if constexpr (V == kNoSeparate) {
+      sums.add_visible(ox, oy, ovx, ovy, visible);
+      sums.add_count(visible);
+    } else if constexpr (V == kNoCount) {
+      sums.add_separation(dx, dy, separate);
+      sums.add_visible(ox, oy, ovx, ovy, visible);
+    } else {
+      sums.add(dx, dy, ox, oy, ovx, ovy, separate, visible);
     }
-    xp = _mm512_mask3_fmadd_ps(ox, ones, xp, visible);
-    yp = _mm512_mask3_fmadd_ps(oy, ones, yp, visible);
-    xv = _mm512_mask3_fmadd_ps(ovx, ones, xv, visible);
-    yv = _mm512_mask_add_ps(yv, visible, yv, ovy);
-    if constexpr (V != kNoCount)
-      asm("vpsubd %[minus_one], %[count], %[count]%{%[visible]%}"
-          : [count] "+v"(count)
-          : [minus_one] "v"(minus_one), [visible] "Yk"(visible));
   }
-  const __m512 sums[6] = {cdx, cdy, xp, yp, xv, yv};
-  for (int k = 0; k < 6; ++k) _mm512_store_ps(out.s[k], sums[k]);
-  _mm512_store_si512(out.count, count);
+  const __m512 each[6] = {sums.cdx, sums.cdy, sums.xp, sums.yp, sums.xv, sums.yv};
+  for (int k = 0; k < 6; ++k) _mm512_store_ps(out.s[k], each[k]);
+  _mm512_store_si512(out.count, sums.count);
 }
 
 template <Variant V>

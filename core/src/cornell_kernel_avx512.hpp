@@ -115,14 +115,52 @@ inline void cornell_update_16(const CornellPass& k, std::uint32_t i, std::uint32
   if (m > kLanes) box.add({half_of(nx, 1), half_of(ny, 1)}, m - kLanes);
 }
 
+// The seven neighbour sums of sixteen lanes: LaneSums on AVX-512 mask registers, a pair added
+// to the separation sums or the visible ones by mask (a masked-out lane keeps its sum where
+// the portable one adds +0.0: no difference, see LaneSums). Three of the visible sums are
+// masked fused multiply-adds by 1.0 (x * 1 is exact, so fma(x, 1, s) rounds x + s once,
+// exactly as the add does): they run on the multiply pipes, which the squares leave half idle,
+// instead of queueing behind the subtractions, the d^2 add, the compares and the other sums on
+// the add pipes. (In three parts so that bench/candidate_loop can time each.)
+struct Avx512Sums {
+  __m512 cdx, cdy, xp, yp, xv, yv;
+  __m512i count;
+  __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) static Avx512Sums zero() {
+    const __m512 z = _mm512_setzero_ps();
+    return {z, z, z, z, z, z, _mm512_setzero_si512()};
+  }
+  __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) void add(
+      __m512 dx, __m512 dy, __m512 ox, __m512 oy, __m512 ovx, __m512 ovy, __mmask16 separate, __mmask16 visible) {
+    add_separation(dx, dy, separate);
+    add_visible(ox, oy, ovx, ovy, visible);
+    add_count(visible);
+  }
+  __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) void add_separation(
+      __m512 dx, __m512 dy, __mmask16 separate) {
+    cdx = _mm512_mask_add_ps(cdx, separate, cdx, dx);
+    cdy = _mm512_mask_add_ps(cdy, separate, cdy, dy);
+  }
+  __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) void add_visible(
+      __m512 ox, __m512 oy, __m512 ovx, __m512 ovy, __mmask16 visible) {
+    const __m512 ones = _mm512_set1_ps(1.0f);
+    xp = _mm512_mask3_fmadd_ps(ox, ones, xp, visible);
+    yp = _mm512_mask3_fmadd_ps(oy, ones, yp, visible);
+    xv = _mm512_mask3_fmadd_ps(ovx, ones, xv, visible);
+    yv = _mm512_mask_add_ps(yv, visible, yv, ovy);
+  }
+  // The count by hand: GCC 12 gives the masked integer subtraction a second register and
+  // copies the count there and back every candidate (two more instructions a candidate; the
+  // boids pass ran 2-3 % slower with them).
+  __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) void add_count(__mmask16 visible) {
+    asm("vpsubd %[minus_one], %[count], %[count]%{%[visible]%}"
+        : [count] "+v"(count)
+        : [minus_one] "v"(_mm512_set1_epi32(-1)), [visible] "Yk"(visible));
+  }
+};
+
 // cornell_group with 16-lane registers and mask registers, for the boids in slots [b, e),
-// e - b <= 16. Lane for lane the same additions in the same order as the portable kernel (a
-// masked-out lane keeps its sum where the portable one adds +0.0: no difference, see
-// LaneSums).
-// Three of the visible sums are masked fused multiply-adds by 1.0 (x * 1 is exact, so
-// fma(x, 1, s) rounds x + s once, exactly as the add does): they run on the multiply pipes,
-// which the squares leave half idle, instead of queueing behind the subtractions, the d^2 add,
-// the compares and the other sums on the add pipes.
+// e - b <= 16. Lane for lane the same additions in the same order as the portable kernel
+// (Avx512Sums).
 // MaskSelf false (protected2 > 0, see step_boids): the boid's own lane stays live and adds
 // +0.0 to its separation sums, which changes no bit, so the loop skips finding that lane.
 template <bool BoxTest, bool MaskSelf>
@@ -133,11 +171,8 @@ void cornell_group_avx512(const CornellPass& k, std::uint32_t b, std::uint32_t e
   const __m512 range = _mm512_set1_ps(c.range), protected2 = _mm512_set1_ps(c.protected2),
                visual2 = _mm512_set1_ps(c.visual2);
   const __m512 abs_mask = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff));
-  const __m512 ones = _mm512_set1_ps(1.0f);
-  const __m512i minus_one = _mm512_set1_epi32(-1);
   const __m512 X = _mm512_loadu_ps(k.sx + b), Y = _mm512_loadu_ps(k.sy + b);
-  __m512 cdx = _mm512_setzero_ps(), cdy = cdx, xp = cdx, yp = cdx, xv = cdx, yv = cdx;
-  __m512i count = _mm512_setzero_si512();
+  Avx512Sums s = Avx512Sums::zero();
   for (BlockSlots slots(block); slots.left() > 0; slots.advance()) {
     const std::uint32_t j = slots.slot();
     const __m512 ox = _mm512_set1_ps(k.sx[j]), oy = _mm512_set1_ps(k.sy[j]);
@@ -155,21 +190,10 @@ void cornell_group_avx512(const CornellPass& k, std::uint32_t b, std::uint32_t e
     }
     const __mmask16 separate = _mm512_mask_cmp_ps_mask(live, d2, protected2, _CMP_LT_OQ);
     const __mmask16 visible = _kandn_mask16(separate, _mm512_mask_cmp_ps_mask(live, d2, visual2, _CMP_LT_OQ));
-    cdx = _mm512_mask_add_ps(cdx, separate, cdx, dx);
-    cdy = _mm512_mask_add_ps(cdy, separate, cdy, dy);
-    xp = _mm512_mask3_fmadd_ps(ox, ones, xp, visible);
-    yp = _mm512_mask3_fmadd_ps(oy, ones, yp, visible);
-    xv = _mm512_mask3_fmadd_ps(ovx, ones, xv, visible);
-    yv = _mm512_mask_add_ps(yv, visible, yv, ovy);
-    // The count by hand: GCC 12 gives the masked integer subtraction a second register and
-    // copies the count there and back every candidate (two more instructions a candidate; the
-    // boids pass ran 2-3 % slower with them).
-    asm("vpsubd %[minus_one], %[count], %[count]%{%[visible]%}"
-        : [count] "+v"(count)
-        : [minus_one] "v"(minus_one), [visible] "Yk"(visible));
+    s.add(dx, dy, ox, oy, ovx, ovy, separate, visible);
   }
   // The update, sixteen lanes at a time, straight from the registers.
-  cornell_update_16(k, b, e - b, cdx, cdy, xp, yp, xv, yv, _mm512_cvtepi32_ps(count), box);
+  cornell_update_16(k, b, e - b, s.cdx, s.cdy, s.xp, s.yp, s.xv, s.yv, _mm512_cvtepi32_ps(s.count), box);
 }
 
 }  // namespace flockscope::grid_step

@@ -229,10 +229,10 @@ struct BlockRuns {
 };
 
 // The slots of a group's block in slot order: run 0, then run 1, then run 2, for one loop in
-// the kernels: `for (BlockSlots j(block); j.left() > 0; j.advance())`. The walk jumps from a
-// run's end to the next run's start (over empty runs too) by conditional moves, so a group
-// pays one hard-to-predict loop exit instead of one a run; the candidates and their order are
-// the same. (An iterator, like RowGroups, so the loop body stays in the kernel's own target.)
+// the kernels: `for (BlockSlots slots(block); slots.left() > 0; slots.advance())`. It jumps
+// from a run's end to the next run's start (over empty runs too) by conditional moves, so a
+// group pays one hard-to-predict loop exit instead of one a run; the candidates and their
+// order are the same. (An iterator, like RowGroups, so the loop body stays in the kernel's own target.)
 class BlockSlots {
  public:
   [[gnu::always_inline]] explicit BlockSlots(const BlockRuns& block)

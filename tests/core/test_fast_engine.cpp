@@ -1,8 +1,8 @@
 // The mechanisms of the fast engine (docs/performance.md): the parallel counting sort equals
-// the serial one, a group's block is walked slot by slot in run order, the grid pass equals all-pairs (dense cells, groups of every shape, self
-// exclusion without a protected range, the box test), the portable, AVX2 and AVX-512 kernels
-// agree bit for bit, and flocks big enough to take every parallel path give the same state on
-// 1, 2 and 3 threads.
+// the serial one, a group's block is walked slot by slot in run order, the grid pass equals
+// all-pairs (dense cells, groups of every shape, self exclusion without a protected range, the
+// box test), the portable, AVX2 and AVX-512 kernels agree bit for bit, and flocks big enough
+// to take every parallel path give the same state on 1, 2 and 3 threads.
 #include <gtest/gtest.h>
 
 #include <cmath>
