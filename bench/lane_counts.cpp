@@ -1,7 +1,8 @@
-// How much work the grid step's kernels do on a real flock: `lane_counts BOIDS WARMUP`
-// spawns BOIDS boids (cornell-pico-predator, 1 boid per 400 px^2, as `flockscope bench`),
-// runs WARMUP steps on 2 threads, sorts the result into cells of the visual range (40 px, as
-// the engine's) and prints, per boid: the candidates in its 3x3 block, the neighbours within
+// How much work the grid step's kernels do on a real flock: `lane_counts BOIDS WARMUP
+// [COLUMNS]` spawns BOIDS boids (cornell-pico-predator, 1 boid per 400 px^2, as `flockscope
+// bench`), runs WARMUP steps on 2 threads, sorts the result into cells as tall as the visual
+// range (40 px) and COLUMNS to that height (2, the default, as the engine's; 1 for square
+// cells) and prints, per boid: the candidates in its block (3x3 cells when square), the neighbours within
 // the visual range, the lanes a 16-candidate chunk loop over its block would run (the engine
 // before 67f548c), and the lanes the one-boid-a-lane kernels run (every lane of a group sees
 // every candidate of the group's block: RowGroups, as the engine groups them, with 16 and with
@@ -83,14 +84,15 @@ double best_grouping_lanes(const UniformGrid& g) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: lane_counts BOIDS WARMUP\n");
+  if (argc != 3 && argc != 4) {
+    std::fprintf(stderr, "usage: lane_counts BOIDS WARMUP [COLUMNS]\n");
     return 2;
   }
   const long n = std::atol(argv[1]);
   const int warmup = std::atoi(argv[2]);
-  if (n < 1 || warmup < 0) {
-    std::fprintf(stderr, "lane_counts: BOIDS must be >= 1 and WARMUP >= 0\n");
+  const int columns = argc == 4 ? std::atoi(argv[3]) : 2;
+  if (n < 1 || warmup < 0 || columns < 1 || columns > 4) {
+    std::fprintf(stderr, "lane_counts: BOIDS must be >= 1, WARMUP >= 0 and COLUMNS 1-4\n");
     return 2;
   }
   Params p = load_preset(resolve_preset("cornell-pico-predator"));
@@ -102,7 +104,7 @@ int main(int argc, char** argv) {
   const FlockSnapshot s = f.snapshot();
   const float range = float(p.visualRange), range2 = range * range;
   UniformGrid g;
-  g.build(s.x.data(), s.y.data(), s.size(), range);
+  g.build(s.x.data(), s.y.data(), s.size(), range, columns);
   std::vector<float> sx(s.size()), sy(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) sx[i] = s.x[g.order()[i]], sy[i] = s.y[g.order()[i]];
   double candidates = 0, visible = 0, chunk_lanes = 0;
@@ -127,7 +129,8 @@ int main(int argc, char** argv) {
     });
   const double m = double(s.size());
   std::printf("boids,warmup,candidates,visible,chunk_lanes_16,group_lanes_16,group_lanes_8,x_sorted_cut_lanes_16,"
-              "best_grouping_lanes_16\n");
-  std::printf("%ld,%d,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f\n", n, warmup, candidates / m, visible / m, chunk_lanes / m,
-              group_lanes[0] / m, group_lanes[1] / m, x_sorted_cut_lanes(g, sx, range) / m, best_grouping_lanes(g) / m);
+              "best_grouping_lanes_16,columns\n");
+  std::printf("%ld,%d,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%d\n", n, warmup, candidates / m, visible / m, chunk_lanes / m,
+              group_lanes[0] / m, group_lanes[1] / m, x_sorted_cut_lanes(g, sx, range) / m, best_grouping_lanes(g) / m,
+              g.columns());
 }

@@ -8,20 +8,27 @@
 namespace flockscope {
 
 void UniformGrid::set_geometry(float xmin, float xmax, float ymin, float ymax, std::size_t n, float min_cell,
-                               double max_cells_per_point) {
+                               double max_cells_per_point, int columns) {
   const double w = double(xmax) - xmin, h = double(ymax) - ymin;
   // A little larger than asked so that float rounding in (x - x0) * inv_cell can never put
-  // two points closer than min_cell more than one cell apart.
+  // two points closer than min_cell more than one cell apart (or, in x, more than `columns`
+  // columns: the columns are cell / columns wide, so the same margin holds).
   double cell = std::max(double(min_cell) * (1.0 + 1e-5) + 1e-6, 1e-3);
   const double max_cells = max_cells_per_point * double(n) + 64.0;
+  auto count = [&](double across, double c) { return (std::floor(across * w / c) + 1) * (std::floor(h / c) + 1); };
+  // Narrow columns only where they fit the budget at the asked size; a sparse flock's
+  // grown cells are square (at a budget-bound size, narrow columns would make cells larger).
+  if (columns < 1 || count(columns, cell) > max_cells) columns = 1;
   if ((w / cell + 1) * (h / cell + 1) > max_cells) cell = std::max(cell, std::sqrt(w * h / max_cells) * 1.01);
-  while ((std::floor(w / cell) + 1) * (std::floor(h / cell) + 1) > max_cells) cell *= 1.25;
+  while (count(columns, cell) > max_cells) cell *= 1.25;
 
   x0_ = xmin;
   y0_ = ymin;
   cell_ = float(cell);
   inv_cell_ = float(1.0 / cell);
-  nx_ = int(std::floor(w / cell)) + 1;
+  inv_width_ = float(columns / cell);
+  columns_ = columns;
+  nx_ = int(std::floor(columns * w / cell)) + 1;
   ny_ = int(std::floor(h / cell)) + 1;
 }
 
@@ -56,10 +63,10 @@ void UniformGrid::cells_of_block(const float* x, const float* y, std::size_t m, 
   cells_of(x, y, m, out);
 }
 
-void UniformGrid::build(const float* x, const float* y, std::size_t n, float min_cell) {
+void UniformGrid::build(const float* x, const float* y, std::size_t n, float min_cell, int columns) {
   float xmin, xmax, ymin, ymax;
   bounding_box(x, y, n, 1, xmin, xmax, ymin, ymax);
-  set_geometry(xmin, xmax, ymin, ymax, n, min_cell, 4.0);
+  set_geometry(xmin, xmax, ymin, ymax, n, min_cell, 4.0, columns);
 
   const std::size_t cells = std::size_t(nx_) * std::size_t(ny_);
   keys_.resize(n);
@@ -72,6 +79,7 @@ void UniformGrid::build(const float* x, const float* y, std::size_t n, float min
   for (std::size_t i = 0; i < n; ++i) order_[start_[keys_[i]]++] = std::uint32_t(i);
   for (std::size_t c = cells; c > 0; --c) start_[c] = start_[c - 1];
   start_[0] = 0;
+  starts_ = start_.data();
 }
 
 }  // namespace flockscope

@@ -68,13 +68,13 @@ FlockSnapshot blob(std::size_t n, float side, std::uint64_t seed) {
   return s;
 }
 
-// Cells of every occupancy the kernels' groups meet, on a grid of 40 px cells (the presets'
-// range): in row 2, cells holding 1, 0, 16, 17, 0, 0, 3, 2, 5, 4, 33, 0, 1, 40, 15, 1 and 64
-// boids (a 16-lane group spanning several cells, one ending inside a cell, a sparse run
-// merged into one group, cells of 17, 32+ and 64); row 3 the same shifted by one cell (a
-// block's three runs of different lengths); row 5 single boids every other cell; row 7
-// boids exactly on the cells' edges and corners. With `background` random boids below (for
-// the parallel paths).
+// Cells of every occupancy the kernels' groups meet, on the engine's grid for the presets'
+// range (cells 40 px tall and 20 px wide): in row 2, cells holding 1, 0, 16, 17, 0, 0, 3,
+// 2, 5, 4, 33, 0, 1, 40, 15, 1 and 64 boids (a 16-lane group spanning several cells, one
+// ending inside a cell, a sparse run merged into one group, cells of 17, 32+ and 64); row 3
+// the same shifted by one cell (a block's three runs of different lengths); row 5 single
+// boids every other cell; row 7 boids exactly on the cells' edges and corners. With
+// `background` random boids below (for the parallel paths).
 FlockSnapshot group_shapes(std::size_t background) {
   Pcg32 rng(21);
   FlockSnapshot s;
@@ -87,9 +87,9 @@ FlockSnapshot group_shapes(std::size_t background) {
   for (int row : {2, 3})
     for (int c = 0; c < int(std::size(counts)); ++c)
       for (int i = 0; i < counts[c]; ++i)
-        add(float((c + row - 2) * 40 + rng.uniform(0.5, 39.5)), float(row * 40 + rng.uniform(0.5, 39.5)));
-  for (int c = 0; c < 20; c += 2) add(float(c * 40 + 20), float(5 * 40 + 20));
-  for (int c = 0; c <= 20; ++c) add(float(c * 40), float(7 * 40)), add(float(c * 40 + 20), float(7 * 40));
+        add(float((c + row - 2) * 20 + rng.uniform(0.25, 19.75)), float(row * 40 + rng.uniform(0.5, 39.5)));
+  for (int c = 0; c < 40; c += 2) add(float(c * 20 + 10), float(5 * 40 + 20));
+  for (int c = 0; c <= 40; ++c) add(float(c * 20), float(7 * 40)), add(float(c * 20 + 10), float(7 * 40));
   for (std::size_t i = 0; i < background; ++i) add(float(rng.uniform(0, 2000)), float(rng.uniform(400, 2000)));
   return s;
 }
@@ -118,28 +118,31 @@ TEST(FastEngine, ParallelCountingSortEqualsSerialSort) {
   by_cell.build(px.data(), py.data(), px.size(), 40.0f);
   const std::size_t n = px.size();
   for (const std::string input : {"random", "cell order", "reversed cell order"})
-    for (float r : {40.0f, 8.0f}) {
-      SCOPED_TRACE(input);
-      std::vector<float> x = px, y = py;
-      for (std::size_t i = 0; i < n && input != "random"; ++i) {
-        const std::size_t from = by_cell.order()[input == "cell order" ? i : n - 1 - i];
-        x[i] = px[from], y[i] = py[from];
+    for (float r : {40.0f, 8.0f})
+      for (int columns : {1, 2}) {  // square cells; two columns a cell, as the engine sorts
+        SCOPED_TRACE(input + ", r " + std::to_string(r) + ", columns " + std::to_string(columns));
+        std::vector<float> x = px, y = py;
+        for (std::size_t i = 0; i < n && input != "random"; ++i) {
+          const std::size_t from = by_cell.order()[input == "cell order" ? i : n - 1 - i];
+          x[i] = px[from], y[i] = py[from];
+        }
+        UniformGrid serial;
+        serial.build(x.data(), y.data(), n, r, columns);
+        for (int threads : {1, 2, 3, 4}) {
+          UniformGrid g;
+          std::vector<std::uint32_t> slot(x.size(), 0xffffffffu);
+          g.build_scatter(
+              x.data(), y.data(), x.size(), r, threads, [&](std::size_t i, std::uint32_t k) { slot[i] = k; }, 4.0,
+              nullptr, columns);  // build()'s cell budget, so the cells are the same
+          ASSERT_EQ(g.columns(), serial.columns());
+          ASSERT_EQ(g.nx(), serial.nx());
+          ASSERT_EQ(g.ny(), serial.ny());
+          for (std::size_t c = 0; c <= std::size_t(g.nx()) * std::size_t(g.ny()); ++c)
+            ASSERT_EQ(g.cell_start(c), serial.cell_start(c)) << "threads " << threads << " cell " << c;
+          for (std::size_t i = 0; i < x.size(); ++i)
+            ASSERT_EQ(serial.order()[slot[i]], i) << "threads " << threads << " point " << i;
+        }
       }
-      UniformGrid serial;
-      serial.build(x.data(), y.data(), n, r);
-      for (int threads : {1, 2, 3, 4}) {
-        UniformGrid g;
-        std::vector<std::uint32_t> slot(x.size(), 0xffffffffu);
-        g.build_scatter(x.data(), y.data(), x.size(), r, threads, [&](std::size_t i, std::uint32_t k) { slot[i] = k; },
-                        4.0);  // build()'s cell budget, so the cells are the same
-        ASSERT_EQ(g.nx(), serial.nx());
-        ASSERT_EQ(g.ny(), serial.ny());
-        for (std::size_t c = 0; c <= std::size_t(g.nx()) * std::size_t(g.ny()); ++c)
-          ASSERT_EQ(g.cell_start(c), serial.cell_start(c)) << "threads " << threads << " cell " << c;
-        for (std::size_t i = 0; i < x.size(); ++i)
-          ASSERT_EQ(serial.order()[slot[i]], i) << "threads " << threads << " point " << i;
-      }
-    }
 }
 
 // The kernels' one loop over a block visits exactly the slots of the three nested run loops,

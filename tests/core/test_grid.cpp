@@ -39,9 +39,9 @@ std::set<std::pair<std::uint32_t, std::uint32_t>> brute_pairs(const std::vector<
 }
 
 std::set<std::pair<std::uint32_t, std::uint32_t>> grid_pairs(const std::vector<float>& x, const std::vector<float>& y,
-                                                             float r, bool inclusive) {
+                                                             float r, bool inclusive, int columns) {
   UniformGrid g;
-  g.build(x.data(), y.data(), x.size(), r);
+  g.build(x.data(), y.data(), x.size(), r, columns);
   std::set<std::pair<std::uint32_t, std::uint32_t>> out;
   const float r2 = r * r;
   for (std::uint32_t i = 0; i < x.size(); ++i)
@@ -58,35 +58,61 @@ std::set<std::pair<std::uint32_t, std::uint32_t>> grid_pairs(const std::vector<f
 
 }  // namespace
 
+// Square cells, and cells half as wide as tall (a block two columns either side), with
+// pairs exactly r apart along x, along y and on a diagonal.
 TEST(Grid, SameNeighboursAsAllPairsIncludingBoundaries) {
-  for (float r : {40.0f, 8.0f, 70.0f, 1.0f}) {
-    std::vector<float> x, y;
-    make_points(x, y, r, 7);
-    for (bool inclusive : {false, true}) {
-      const auto want = brute_pairs(x, y, r, inclusive);
-      EXPECT_EQ(grid_pairs(x, y, r, inclusive), want) << "r=" << r << " inclusive=" << inclusive;
-      EXPECT_FALSE(want.empty());
+  for (int columns : {1, 2})
+    for (float r : {40.0f, 8.0f, 70.0f, 1.0f}) {
+      std::vector<float> x, y;
+      make_points(x, y, r, 7);
+      for (bool inclusive : {false, true}) {
+        const auto want = brute_pairs(x, y, r, inclusive);
+        EXPECT_EQ(grid_pairs(x, y, r, inclusive, columns), want)
+            << "r=" << r << " inclusive=" << inclusive << " columns=" << columns;
+        EXPECT_FALSE(want.empty());
+      }
     }
-  }
+}
+
+// Narrow columns where the cell budget allows them at the asked size; where it does not (a
+// sparse set of points), square cells, grown as before.
+TEST(Grid, NarrowColumnsOnlyWithinTheCellBudget) {
+  std::vector<float> x, y;
+  make_points(x, y, 40, 7);
+  UniformGrid square, narrow;
+  square.build(x.data(), y.data(), x.size(), 40, 1);
+  narrow.build(x.data(), y.data(), x.size(), 40, 2);
+  EXPECT_EQ(square.columns(), 1);
+  EXPECT_EQ(narrow.columns(), 2);
+  EXPECT_EQ(narrow.cell(), square.cell());
+  EXPECT_EQ(narrow.ny(), square.ny());
+  EXPECT_GE(narrow.nx(), 2 * square.nx() - 1);
+  EXPECT_LE(narrow.nx(), 2 * square.nx());
+  UniformGrid sparse;
+  sparse.build(x.data(), y.data(), x.size(), 1, 2);  // 1 px cells: far beyond 4 cells a point
+  EXPECT_EQ(sparse.columns(), 1);
+  EXPECT_GT(sparse.cell(), 1.0f);
 }
 
 TEST(Grid, OrderIsAPermutationAndCellsAreContiguous) {
-  std::vector<float> x, y;
-  make_points(x, y, 40, 3);
-  UniformGrid g;
-  g.build(x.data(), y.data(), x.size(), 40);
-  std::vector<std::uint32_t> sorted = g.order();
-  std::sort(sorted.begin(), sorted.end());
-  for (std::uint32_t i = 0; i < sorted.size(); ++i) ASSERT_EQ(sorted[i], i);
-  for (int cy = 0; cy < g.ny(); ++cy)
-    for (int cx = 0; cx < g.nx(); ++cx) {
-      const std::size_t c = std::size_t(cy) * std::size_t(g.nx()) + std::size_t(cx);
-      for (auto k = g.cell_start(c); k < g.cell_start(c + 1); ++k) {
-        const auto i = g.order()[k];
-        ASSERT_EQ(g.cell_x(x[i]), cx);
-        ASSERT_EQ(g.cell_y(y[i]), cy);
+  for (int columns : {1, 2}) {
+    std::vector<float> x, y;
+    make_points(x, y, 40, 3);
+    UniformGrid g;
+    g.build(x.data(), y.data(), x.size(), 40, columns);
+    std::vector<std::uint32_t> sorted = g.order();
+    std::sort(sorted.begin(), sorted.end());
+    for (std::uint32_t i = 0; i < sorted.size(); ++i) ASSERT_EQ(sorted[i], i);
+    for (int cy = 0; cy < g.ny(); ++cy)
+      for (int cx = 0; cx < g.nx(); ++cx) {
+        const std::size_t c = std::size_t(cy) * std::size_t(g.nx()) + std::size_t(cx);
+        for (auto k = g.cell_start(c); k < g.cell_start(c + 1); ++k) {
+          const auto i = g.order()[k];
+          ASSERT_EQ(g.cell_x(x[i]), cx) << "columns " << columns;
+          ASSERT_EQ(g.cell_y(y[i]), cy) << "columns " << columns;
+        }
       }
-    }
+  }
 }
 
 TEST(Grid, ZeroRadiusAndEmptyInputAreSafe) {
