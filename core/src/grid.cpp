@@ -71,15 +71,16 @@ void UniformGrid::build(const float* x, const float* y, std::size_t n, float min
   const std::size_t cells = std::size_t(nx_) * std::size_t(ny_);
   keys_.resize(n);
   order_.resize(n);
-  start_.assign(cells + 1, 0);
+  std::vector<std::uint32_t>& start = counts_;
+  start.assign(cells + 1, 0);
+  starts_ = 0;
   cells_of(x, y, n, keys_.data());
-  for (std::size_t i = 0; i < n; ++i) ++start_[keys_[i] + 1];
-  for (std::size_t c = 0; c < cells; ++c) start_[c + 1] += start_[c];
-  // Scatter with a running cursor per cell; start_[c] is restored afterwards by shifting.
-  for (std::size_t i = 0; i < n; ++i) order_[start_[keys_[i]]++] = std::uint32_t(i);
-  for (std::size_t c = cells; c > 0; --c) start_[c] = start_[c - 1];
-  start_[0] = 0;
-  starts_ = start_.data();
+  for (std::size_t i = 0; i < n; ++i) ++start[keys_[i] + 1];
+  for (std::size_t c = 0; c < cells; ++c) start[c + 1] += start[c];
+  // Scatter with a running cursor per cell; start[c] is restored afterwards by shifting.
+  for (std::size_t i = 0; i < n; ++i) order_[start[keys_[i]]++] = std::uint32_t(i);
+  for (std::size_t c = cells; c > 0; --c) start[c] = start[c - 1];
+  start[0] = 0;
 }
 
 }  // namespace flockscope

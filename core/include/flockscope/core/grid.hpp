@@ -41,7 +41,7 @@ class UniformGrid {
   // Point indices sorted by cell (stable: equal cells keep input order).
   const std::vector<std::uint32_t>& order() const { return order_; }
   // order()[cell_start(c) .. cell_start(c+1)) are the points of cell c = cy * nx() + cx.
-  std::uint32_t cell_start(std::size_t c) const { return starts_[c]; }
+  std::uint32_t cell_start(std::size_t c) const { return counts_[starts_ + c]; }
   int nx() const { return nx_; }
   int ny() const { return ny_; }
   float cell() const { return cell_; }  // a cell's height; its width is cell() / columns()
@@ -64,7 +64,7 @@ class UniformGrid {
     const int x_hi = c1 - 1 + columns_ < nx_ ? c1 - 1 + columns_ : nx_ - 1;
     for (int row = cy > 0 ? cy - 1 : 0; row <= cy + 1 && row < ny_; ++row) {
       const std::size_t base = std::size_t(row) * std::size_t(nx_);
-      f(starts_[base + std::size_t(x_lo)], starts_[base + std::size_t(x_hi) + 1]);
+      f(cell_start(base + std::size_t(x_lo)), cell_start(base + std::size_t(x_hi) + 1));
     }
   }
 
@@ -86,7 +86,7 @@ class UniformGrid {
   void cells_of_block(const float* x, const float* y, std::size_t m, std::uint32_t* out) const;
 
   std::size_t memory_bytes() const {
-    return order_.capacity() * 4 + keys_.capacity() * 4 + start_.capacity() * 4 + counts_.capacity() * 4;
+    return order_.capacity() * 4 + keys_.capacity() * 4 + counts_.capacity() * 4;
   }
 
  private:
@@ -106,13 +106,13 @@ class UniformGrid {
 
   float x0_ = 0, y0_ = 0, cell_ = 1, inv_cell_ = 1, inv_width_ = 1;
   int nx_ = 1, ny_ = 1, columns_ = 1;
-  std::vector<std::uint32_t> keys_;   // build: cell of each input point
-  std::vector<std::uint32_t> start_;  // build: nx*ny + 1 prefix sums
+  std::vector<std::uint32_t> keys_;  // build: cell of each input point
   std::vector<std::uint32_t> order_;
-  // build_scatter: per input range, a zero, then a histogram, then cursors (cell c's counter
-  // at index 1 + c); the last range's cursors end as the cell starts (cell c + 1's at 1 + c).
+  // build: the nx*ny + 1 cell starts. build_scatter: per input range, a zero, then a
+  // histogram, then cursors (cell c's counter at index 1 + c); the last range's cursors end
+  // as the cell starts (cell c + 1's at 1 + c).
   std::vector<std::uint32_t> counts_;
-  const std::uint32_t* starts_ = nullptr;  // start_ or the last range's counters
+  std::size_t starts_ = 0;  // where in counts_ the cell starts begin
 };
 
 template <class Scatter>
@@ -218,7 +218,7 @@ void UniformGrid::build_scatter(const float* x, const float* y, std::size_t n, f
   }
   // Each range's cursor of cell c now stands where the next range's began, the last range's
   // where cell c + 1 begins: with the zero before them, the cell starts.
-  starts_ = histogram(nt - 1) - 1;
+  starts_ = stride * std::size_t(nt - 1);
 }
 
 }  // namespace flockscope
