@@ -263,10 +263,10 @@ class BlockSlots {
 
 // The groups of grid row cy: its boids in slot order, `lanes` at a time (the last group of
 // the row may hold fewer). next() gives a group's slots [b, e) and the runs of its block
-// (every cell next to one of the cells it spans), until it returns false. A group spanning
-// several cells sees more candidates than each of its boids' own 3x3 blocks, but the extra
-// ones are farther than the range in x, so they add nothing: the neighbours each lane adds,
-// and their order, are those of its own block.
+// (the cells within one row and the grid's columns() columns of a cell it spans), until it
+// returns false. A group spanning several cells sees more candidates than each of its boids'
+// own block, but the extra ones are farther than the range in x, so they add nothing: the
+// neighbours each lane adds, and their order, are those of its own block.
 // (An iterator, not a function taking a callback: the kernels' callbacks would need their
 // instruction set's target attribute, which a generic caller cannot inline.)
 class RowGroups {
