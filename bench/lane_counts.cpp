@@ -2,11 +2,11 @@
 // [COLUMNS]` spawns BOIDS boids (cornell-pico-predator, 1 boid per 400 px^2, as `flockscope
 // bench`), runs WARMUP steps on 2 threads, sorts the result into cells as tall as the visual
 // range (40 px) and COLUMNS to that height (2, the default, as the engine's; 1 for square
-// cells) and prints, per boid: the candidates in its block (3x3 cells when square), the neighbours within
-// the visual range, the lanes a 16-candidate chunk loop over its block would run (the engine
-// before 67f548c), and the lanes the one-boid-a-lane kernels run (every lane of a group sees
-// every candidate of the group's block: RowGroups, as the engine groups them, with 16 and with
-// 8 lanes). Two more counts bound what other orders and groupings could give the 16-lane
+// cells) and prints, per boid: the candidates in its block (3x3 cells when square), the
+// neighbours within the visual range, the lanes a 16-candidate chunk loop over its block
+// would run (the engine before 67f548c), and the lanes the one-boid-a-lane kernels run (every
+// lane of a group sees every candidate of the group's block: RowGroups, as the engine groups
+// them, with 16 and with 8 lanes). Two more counts bound what other orders and groupings could give the 16-lane
 // kernel (docs/performance.md): the lanes if each cell's boids were in x order and each of a
 // group's runs were cut, from both ends, to the candidates within the range of the group's
 // own x span; and the fewest lanes any grouping of each row into groups of 1-16 consecutive

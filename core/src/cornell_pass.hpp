@@ -232,7 +232,8 @@ struct BlockRuns {
 // the kernels: `for (BlockSlots slots(block); slots.left() > 0; slots.advance())`. It jumps
 // from a run's end to the next run's start (over empty runs too) by conditional moves, so a
 // group pays one hard-to-predict loop exit instead of one a run; the candidates and their
-// order are the same. (An iterator, like RowGroups, so the loop body stays in the kernel's own target.)
+// order are the same. (An iterator, like RowGroups, so the loop body stays in the kernel's
+// own target.)
 class BlockSlots {
  public:
   [[gnu::always_inline]] explicit BlockSlots(const BlockRuns& block)

@@ -139,6 +139,8 @@ void UniformGrid::build_scatter(const float* x, const float* y, std::size_t n, f
   const std::size_t stride = cells + 1;  // a range's counters: a zero, then one per cell
   resize_with_room(counts_, stride * std::size_t(nt));
   auto histogram = [&](int u) { return counts_.data() + stride * std::size_t(u) + 1; };
+  starts_ = stride * std::size_t(nt - 1);  // the last range's: cell 0's start, then its cursors
+  counts_[starts_] = 0;
   // The cells each thread zeroes and sums (for every range's histogram), from the cell of its
   // own input range's first point. The input is usually the previous step's sorted state, so a
   // range's points mostly fall in these cells: each thread then zeroes, counts, sums and turns
@@ -169,7 +171,6 @@ void UniformGrid::build_scatter(const float* x, const float* y, std::size_t n, f
       for (int u = 0; u < nt; ++u) {
         const auto [cb, ce] = counters(u, t);
         std::fill(cb, ce, 0u);
-        if (t == 0) cb[-1] = 0;  // the last range's is cell 0's start
       }
 #pragma omp for schedule(static, 1)
     for (int t = 0; t < nt; ++t) {
@@ -217,8 +218,7 @@ void UniformGrid::build_scatter(const float* x, const float* y, std::size_t n, f
     }
   }
   // Each range's cursor of cell c now stands where the next range's began, the last range's
-  // where cell c + 1 begins: with the zero before them, the cell starts.
-  starts_ = stride * std::size_t(nt - 1);
+  // where cell c + 1 begins: with the zero before them, the cell starts (at starts_).
 }
 
 }  // namespace flockscope
