@@ -2,7 +2,8 @@
 // core/src/cornell_kernel_avx512.hpp (sixteen boids in the lanes, one candidate broadcast at a
 // time, the seven masked sums of its Avx512Sums) over 53 candidates in L1, and variants of it
 // with one piece left out or done another way. Variants marked "(wrong)" give other results:
-// they only time what the missing piece costs. ns a candidate = 1e9 / items_per_second.
+// they only time what the missing piece costs. ns a candidate = 1e9 / items_per_second (for
+// two_registers, a candidate tested against 32 boids).
 //   build/bench/candidate_loop --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
 // (docs/performance.md, "The candidate loop's operations").
 #include <benchmark/benchmark.h>
@@ -25,12 +26,103 @@ enum Variant : int {
   kNoSeparate,  // without the two separation sums (wrong)
   kNoAndNot,    // visible = d^2 < visual^2 without "and not separate" (wrong)
   kBand,        // visible as one unsigned compare of the bits (protected^2 <= d^2 < visual^2)
+  kIntCompares,  // both compares as unsigned compares of the bits (exact for d^2 >= 0: the same bits)
+  kAllFma,       // the fourth visible sum as a masked FMA by 1.0 too (the same bits)
+  kTwoSums,      // two sets of sums, even and odd candidates, added at the end (other roundings)
+  kEmbeddedBroadcasts,  // the four visible sums read their candidate from memory ({1to16}, asm)
+  kNoMasks,      // every sum unmasked (wrong): what the masked merges cost
+  kTwoRegisters,  // 32 boids in two registers, each candidate broadcast once for both
 };
 
 struct Sums {  // the lanes' sums, stored so the loop cannot be optimised away
   alignas(64) float s[6][16];
   alignas(64) std::int32_t count[16];
 };
+
+#define FLOCKSCOPE_AVX512 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline))
+
+// The test of one candidate against the sixteen boids (X, Y), as the engine makes it.
+struct Tested {
+  __m512 dx, dy;
+  __mmask16 separate, visible;
+};
+FLOCKSCOPE_AVX512 inline Tested test(__m512 X, __m512 Y, __m512 ox, __m512 oy, __m512 protected2, __m512 visual2) {
+  const __m512 dx = _mm512_sub_ps(X, ox), dy = _mm512_sub_ps(Y, oy);
+  const __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
+  const __mmask16 separate = _mm512_cmp_ps_mask(d2, protected2, _CMP_LT_OQ);
+  return {dx, dy, separate, _kandn_mask16(separate, _mm512_cmp_ps_mask(d2, visual2, _CMP_LT_OQ))};
+}
+
+// The variants whose loop is not the engine's with one operation changed.
+template <Variant V>
+FLOCKSCOPE_AVX512 inline void other_loop(const float* sx, const float* sy, const float* svx, const float* svy, int n,
+                                         __m512 X, __m512 Y, __m512 protected2, __m512 visual2, Avx512Sums& sums) {
+  struct Candidate {
+    __m512 ox, oy, ovx, ovy;
+  };
+  auto candidate = [&](int j) FLOCKSCOPE_AVX512 {
+    return Candidate{_mm512_set1_ps(sx[j]), _mm512_set1_ps(sy[j]), _mm512_set1_ps(svx[j]), _mm512_set1_ps(svy[j])};
+  };
+  auto add_into = [](Avx512Sums& to, const Avx512Sums& from) FLOCKSCOPE_AVX512 {
+    to.cdx = _mm512_add_ps(to.cdx, from.cdx), to.cdy = _mm512_add_ps(to.cdy, from.cdy);
+    to.xp = _mm512_add_ps(to.xp, from.xp), to.yp = _mm512_add_ps(to.yp, from.yp);
+    to.xv = _mm512_add_ps(to.xv, from.xv), to.yv = _mm512_add_ps(to.yv, from.yv);
+    to.count = _mm512_add_epi32(to.count, from.count);
+  };
+  if constexpr (V == kTwoSums) {
+    Avx512Sums odd = Avx512Sums::zero();
+    int j = 0;
+    for (; j + 1 < n; j += 2) {
+      const auto [ox, oy, ovx, ovy] = candidate(j);
+      const Tested t = test(X, Y, ox, oy, protected2, visual2);
+      sums.add(t.dx, t.dy, ox, oy, ovx, ovy, t.separate, t.visible);
+      const auto [ox1, oy1, ovx1, ovy1] = candidate(j + 1);
+      const Tested t1 = test(X, Y, ox1, oy1, protected2, visual2);
+      odd.add(t1.dx, t1.dy, ox1, oy1, ovx1, ovy1, t1.separate, t1.visible);
+    }
+    if (j < n) {
+      const auto [ox, oy, ovx, ovy] = candidate(j);
+      const Tested t = test(X, Y, ox, oy, protected2, visual2);
+      sums.add(t.dx, t.dy, ox, oy, ovx, ovy, t.separate, t.visible);
+    }
+    add_into(sums, odd);
+  } else if constexpr (V == kEmbeddedBroadcasts) {
+    const __m512 ones = _mm512_set1_ps(1.0f);
+    for (int j = 0; j < n; ++j) {
+      // Each candidate coordinate read once by the subtraction (GCC folds that broadcast) and
+      // once by its sum's instruction, instead of broadcast into a register for both.
+      const Tested t = test(X, Y, _mm512_set1_ps(sx[j]), _mm512_set1_ps(sy[j]), protected2, visual2);
+      sums.add_separation(t.dx, t.dy, t.separate);
+      asm("vfmadd231ps %[m]%{1to16%}, %[ones], %[s]%{%[k]%}" : [s] "+v"(sums.xp) : [m] "m"(sx[j]), [ones] "v"(ones), [k] "Yk"(t.visible));
+      asm("vfmadd231ps %[m]%{1to16%}, %[ones], %[s]%{%[k]%}" : [s] "+v"(sums.yp) : [m] "m"(sy[j]), [ones] "v"(ones), [k] "Yk"(t.visible));
+      asm("vfmadd231ps %[m]%{1to16%}, %[ones], %[s]%{%[k]%}" : [s] "+v"(sums.xv) : [m] "m"(svx[j]), [ones] "v"(ones), [k] "Yk"(t.visible));
+      asm("vaddps %[m]%{1to16%}, %[s], %[s]%{%[k]%}" : [s] "+v"(sums.yv) : [m] "m"(svy[j]), [k] "Yk"(t.visible));
+      sums.add_count(t.visible);
+    }
+  } else if constexpr (V == kNoMasks) {
+    const __m512 ones = _mm512_set1_ps(1.0f);
+    for (int j = 0; j < n; ++j) {
+      const auto [ox, oy, ovx, ovy] = candidate(j);
+      const Tested t = test(X, Y, ox, oy, protected2, visual2);
+      sums.cdx = _mm512_add_ps(sums.cdx, t.dx), sums.cdy = _mm512_add_ps(sums.cdy, t.dy);
+      sums.xp = _mm512_fmadd_ps(ox, ones, sums.xp), sums.yp = _mm512_fmadd_ps(oy, ones, sums.yp);
+      sums.xv = _mm512_fmadd_ps(ovx, ones, sums.xv), sums.yv = _mm512_add_ps(sums.yv, ovy);
+      sums.count = _mm512_sub_epi32(sums.count, _mm512_movm_epi32(t.separate ^ t.visible));
+    }
+  } else if constexpr (V == kTwoRegisters) {
+    // The second sixteen boids a little apart from the first, as the next sixteen of a row are.
+    const __m512 X1 = _mm512_add_ps(X, _mm512_set1_ps(12.0f)), Y1 = _mm512_add_ps(Y, _mm512_set1_ps(-5.0f));
+    Avx512Sums second = Avx512Sums::zero();
+    for (int j = 0; j < n; ++j) {
+      const auto [ox, oy, ovx, ovy] = candidate(j);
+      const Tested t = test(X, Y, ox, oy, protected2, visual2);
+      sums.add(t.dx, t.dy, ox, oy, ovx, ovy, t.separate, t.visible);
+      const Tested t1 = test(X1, Y1, ox, oy, protected2, visual2);
+      second.add(t1.dx, t1.dy, ox, oy, ovx, ovy, t1.separate, t1.visible);
+    }
+    add_into(sums, second);  // so that the second registers' sums are stored too
+  }
+}
 
 template <Variant V>
 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline)) void candidate_loop(
@@ -41,15 +133,23 @@ __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline)) void can
   const __m512i protected_bits = _mm512_castps_si512(protected2);
   const __m512i band = _mm512_set1_epi32(std::int32_t(0x44c80000u - 0x42800000u));  // bits of 1600 - bits of 64
   Avx512Sums sums = Avx512Sums::zero();
+  if constexpr (V == kTwoSums || V == kEmbeddedBroadcasts || V == kNoMasks || V == kTwoRegisters) {
+    other_loop<V>(sx, sy, svx, svy, n, X, Y, protected2, visual2, sums);
+    n = 0;
+  }
   for (int j = 0; j < n; ++j) {
     const __m512 ox = _mm512_set1_ps(sx[j]), oy = _mm512_set1_ps(sy[j]);
     const __m512 ovx = _mm512_set1_ps(svx[j]), ovy = _mm512_set1_ps(svy[j]);
     const __m512 dx = _mm512_sub_ps(X, ox), dy = _mm512_sub_ps(Y, oy);
     const __m512 d2 = V == kFmaSquare ? _mm512_fmadd_ps(dx, dx, _mm512_mul_ps(dy, dy))
                                       : _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
-    const __mmask16 separate = _mm512_cmp_ps_mask(d2, protected2, _CMP_LT_OQ);
+    const __mmask16 separate = V == kIntCompares
+                                   ? _mm512_cmplt_epu32_mask(_mm512_castps_si512(d2), protected_bits)
+                                   : _mm512_cmp_ps_mask(d2, protected2, _CMP_LT_OQ);
     __mmask16 visible;
-    if constexpr (V == kNoAndNot)
+    if constexpr (V == kIntCompares)
+      visible = _kandn_mask16(separate, _mm512_cmplt_epu32_mask(_mm512_castps_si512(d2), _mm512_castps_si512(visual2)));
+    else if constexpr (V == kNoAndNot)
       visible = _mm512_cmp_ps_mask(d2, visual2, _CMP_LT_OQ);
     else if constexpr (V == kBand)
       visible = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(_mm512_castps_si512(d2), protected_bits), band);
@@ -61,6 +161,14 @@ __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline)) void can
     } else if constexpr (V == kNoCount) {
       sums.add_separation(dx, dy, separate);
       sums.add_visible(ox, oy, ovx, ovy, visible);
+    } else if constexpr (V == kAllFma) {
+      sums.add_separation(dx, dy, separate);
+      const __m512 ones = _mm512_set1_ps(1.0f);
+      sums.xp = _mm512_mask3_fmadd_ps(ox, ones, sums.xp, visible);
+      sums.yp = _mm512_mask3_fmadd_ps(oy, ones, sums.yp, visible);
+      sums.xv = _mm512_mask3_fmadd_ps(ovx, ones, sums.xv, visible);
+      sums.yv = _mm512_mask3_fmadd_ps(ovy, ones, sums.yv, visible);
+      sums.add_count(visible);
     } else {
       sums.add(dx, dy, ox, oy, ovx, ovy, separate, visible);
     }
@@ -101,6 +209,12 @@ BENCHMARK(BM_CandidateLoop<kFmaSquare>)->Name("candidate_loop/fma_square");
 BENCHMARK(BM_CandidateLoop<kNoSeparate>)->Name("candidate_loop/no_separation_sums_wrong");
 BENCHMARK(BM_CandidateLoop<kNoAndNot>)->Name("candidate_loop/no_and_not_wrong");
 BENCHMARK(BM_CandidateLoop<kBand>)->Name("candidate_loop/band_compare");
+BENCHMARK(BM_CandidateLoop<kIntCompares>)->Name("candidate_loop/int_compares");
+BENCHMARK(BM_CandidateLoop<kAllFma>)->Name("candidate_loop/all_fma");
+BENCHMARK(BM_CandidateLoop<kTwoSums>)->Name("candidate_loop/two_sums");
+BENCHMARK(BM_CandidateLoop<kEmbeddedBroadcasts>)->Name("candidate_loop/embedded_broadcasts");
+BENCHMARK(BM_CandidateLoop<kNoMasks>)->Name("candidate_loop/no_masks_wrong");
+BENCHMARK(BM_CandidateLoop<kTwoRegisters>)->Name("candidate_loop/two_registers");
 
 }  // namespace
 #endif
