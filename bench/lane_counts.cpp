@@ -6,11 +6,12 @@
 // neighbours within the visual range, the lanes a 16-candidate chunk loop over its block
 // would run (the engine before 67f548c), and the lanes the one-boid-a-lane kernels run (every
 // lane of a group sees every candidate of the group's block: RowGroups, as the engine groups
-// them, with 16 and with 8 lanes). Two more counts bound what other orders and groupings could give the 16-lane
-// kernel (docs/performance.md): the lanes if each cell's boids were in x order and each of a
-// group's runs were cut, from both ends, to the candidates within the range of the group's
-// own x span; and the fewest lanes any grouping of each row into groups of 1-16 consecutive
-// boids can run (a dynamic program over the row's slots).
+// them, with 16 and with 8 lanes; with 24 and 32 in the last two columns). Two more counts
+// bound what other orders and groupings could give the 16-lane kernel (docs/performance.md):
+// the lanes if each cell's boids were in x order and each of a group's runs were cut, from
+// both ends, to the candidates within the range of the group's own x span; and the fewest
+// lanes any grouping of each row into groups of 1-16 consecutive boids can run (a dynamic
+// program over the row's slots).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -121,16 +122,16 @@ int main(int argc, char** argv) {
           }
         });
     }
-  double group_lanes[2] = {0, 0};
-  const std::uint32_t widths[2] = {16, 8};
-  for (int w = 0; w < 2; ++w)
+  double group_lanes[4] = {0, 0, 0, 0};
+  const std::uint32_t widths[4] = {16, 8, 24, 32};
+  for (int w = 0; w < 4; ++w)
     for_each_group(g, widths[w], [&](std::uint32_t, std::uint32_t, const grid_step::BlockRuns& block) {
       for (int r = 0; r < 3; ++r) group_lanes[w] += double(widths[w]) * (block.run[2 * r + 1] - block.run[2 * r]);
     });
   const double m = double(s.size());
   std::printf("boids,warmup,candidates,visible,chunk_lanes_16,group_lanes_16,group_lanes_8,x_sorted_cut_lanes_16,"
-              "best_grouping_lanes_16,columns\n");
-  std::printf("%ld,%d,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%d\n", n, warmup, candidates / m, visible / m, chunk_lanes / m,
-              group_lanes[0] / m, group_lanes[1] / m, x_sorted_cut_lanes(g, sx, range) / m, best_grouping_lanes(g) / m,
-              g.columns());
+              "best_grouping_lanes_16,columns,group_lanes_24,group_lanes_32\n");
+  std::printf("%ld,%d,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%d,%.1f,%.1f\n", n, warmup, candidates / m, visible / m,
+              chunk_lanes / m, group_lanes[0] / m, group_lanes[1] / m, x_sorted_cut_lanes(g, sx, range) / m,
+              best_grouping_lanes(g) / m, g.columns(), group_lanes[2] / m, group_lanes[3] / m);
 }
