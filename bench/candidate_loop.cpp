@@ -69,22 +69,16 @@ FLOCKSCOPE_AVX512 inline void other_loop(const float* sx, const float* sy, const
     to.xv = _mm512_add_ps(to.xv, from.xv), to.yv = _mm512_add_ps(to.yv, from.yv);
     to.count = _mm512_add_epi32(to.count, from.count);
   };
+  auto add_candidate = [&](Avx512Sums& to, int j) FLOCKSCOPE_AVX512 {  // as the engine
+    const auto [ox, oy, ovx, ovy] = candidate(j);
+    const Tested t = test(X, Y, ox, oy, protected2, visual2);
+    to.add(t.dx, t.dy, ox, oy, ovx, ovy, t.separate, t.visible);
+  };
   if constexpr (V == kTwoSums) {
     Avx512Sums odd = Avx512Sums::zero();
     int j = 0;
-    for (; j + 1 < n; j += 2) {
-      const auto [ox, oy, ovx, ovy] = candidate(j);
-      const Tested t = test(X, Y, ox, oy, protected2, visual2);
-      sums.add(t.dx, t.dy, ox, oy, ovx, ovy, t.separate, t.visible);
-      const auto [ox1, oy1, ovx1, ovy1] = candidate(j + 1);
-      const Tested t1 = test(X, Y, ox1, oy1, protected2, visual2);
-      odd.add(t1.dx, t1.dy, ox1, oy1, ovx1, ovy1, t1.separate, t1.visible);
-    }
-    if (j < n) {
-      const auto [ox, oy, ovx, ovy] = candidate(j);
-      const Tested t = test(X, Y, ox, oy, protected2, visual2);
-      sums.add(t.dx, t.dy, ox, oy, ovx, ovy, t.separate, t.visible);
-    }
+    for (; j + 1 < n; j += 2) add_candidate(sums, j), add_candidate(odd, j + 1);
+    if (j < n) add_candidate(sums, j);
     add_into(sums, odd);
   } else if constexpr (V == kEmbeddedBroadcasts) {
     const __m512 ones = _mm512_set1_ps(1.0f);
@@ -117,7 +111,7 @@ FLOCKSCOPE_AVX512 inline void other_loop(const float* sx, const float* sy, const
       const auto [ox, oy, ovx, ovy] = candidate(j);
       const Tested t = test(X, Y, ox, oy, protected2, visual2);
       sums.add(t.dx, t.dy, ox, oy, ovx, ovy, t.separate, t.visible);
-      const Tested t1 = test(X1, Y1, ox, oy, protected2, visual2);
+      const Tested t1 = test(X1, Y1, ox, oy, protected2, visual2);  // the same broadcasts
       second.add(t1.dx, t1.dy, ox, oy, ovx, ovy, t1.separate, t1.visible);
     }
     add_into(sums, second);  // so that the second registers' sums are stored too
