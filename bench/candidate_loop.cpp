@@ -53,6 +53,13 @@ FLOCKSCOPE_AVX512 inline Tested test(__m512 X, __m512 Y, __m512 ox, __m512 oy, _
   return {dx, dy, separate, _kandn_mask16(separate, _mm512_cmp_ps_mask(d2, visual2, _CMP_LT_OQ))};
 }
 
+// sum += value * 1.0 where `visible`, the value broadcast from memory by the FMA itself.
+FLOCKSCOPE_AVX512 inline void fma_from_memory(__m512& sum, const float& value, __m512 ones, __mmask16 visible) {
+  asm("vfmadd231ps %[m]%{1to16%}, %[ones], %[s]%{%[k]%}"
+      : [s] "+v"(sum)
+      : [m] "m"(value), [ones] "v"(ones), [k] "Yk"(visible));
+}
+
 // The variants whose loop is not the engine's with one operation changed.
 template <Variant V>
 FLOCKSCOPE_AVX512 inline void other_loop(const float* sx, const float* sy, const float* svx, const float* svy, int n,
@@ -87,9 +94,9 @@ FLOCKSCOPE_AVX512 inline void other_loop(const float* sx, const float* sy, const
       // once by its sum's instruction, instead of broadcast into a register for both.
       const Tested t = test(X, Y, _mm512_set1_ps(sx[j]), _mm512_set1_ps(sy[j]), protected2, visual2);
       sums.add_separation(t.dx, t.dy, t.separate);
-      asm("vfmadd231ps %[m]%{1to16%}, %[ones], %[s]%{%[k]%}" : [s] "+v"(sums.xp) : [m] "m"(sx[j]), [ones] "v"(ones), [k] "Yk"(t.visible));
-      asm("vfmadd231ps %[m]%{1to16%}, %[ones], %[s]%{%[k]%}" : [s] "+v"(sums.yp) : [m] "m"(sy[j]), [ones] "v"(ones), [k] "Yk"(t.visible));
-      asm("vfmadd231ps %[m]%{1to16%}, %[ones], %[s]%{%[k]%}" : [s] "+v"(sums.xv) : [m] "m"(svx[j]), [ones] "v"(ones), [k] "Yk"(t.visible));
+      fma_from_memory(sums.xp, sx[j], ones, t.visible);
+      fma_from_memory(sums.yp, sy[j], ones, t.visible);
+      fma_from_memory(sums.xv, svx[j], ones, t.visible);
       asm("vaddps %[m]%{1to16%}, %[s], %[s]%{%[k]%}" : [s] "+v"(sums.yv) : [m] "m"(svy[j]), [k] "Yk"(t.visible));
       sums.add_count(t.visible);
     }
@@ -101,6 +108,7 @@ FLOCKSCOPE_AVX512 inline void other_loop(const float* sx, const float* sy, const
       sums.cdx = _mm512_add_ps(sums.cdx, t.dx), sums.cdy = _mm512_add_ps(sums.cdy, t.dy);
       sums.xp = _mm512_fmadd_ps(ox, ones, sums.xp), sums.yp = _mm512_fmadd_ps(oy, ones, sums.yp);
       sums.xv = _mm512_fmadd_ps(ovx, ones, sums.xv), sums.yv = _mm512_add_ps(sums.yv, ovy);
+      // The count from the masks as a vector (vpmovm2d), so that the compares still run.
       sums.count = _mm512_sub_epi32(sums.count, _mm512_movm_epi32(t.separate ^ t.visible));
     }
   } else if constexpr (V == kTwoRegisters) {
@@ -129,42 +137,43 @@ __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline)) void can
   Avx512Sums sums = Avx512Sums::zero();
   if constexpr (V == kTwoSums || V == kEmbeddedBroadcasts || V == kNoMasks || V == kTwoRegisters) {
     other_loop<V>(sx, sy, svx, svy, n, X, Y, protected2, visual2, sums);
-    n = 0;
-  }
-  for (int j = 0; j < n; ++j) {
-    const __m512 ox = _mm512_set1_ps(sx[j]), oy = _mm512_set1_ps(sy[j]);
-    const __m512 ovx = _mm512_set1_ps(svx[j]), ovy = _mm512_set1_ps(svy[j]);
-    const __m512 dx = _mm512_sub_ps(X, ox), dy = _mm512_sub_ps(Y, oy);
-    const __m512 d2 = V == kFmaSquare ? _mm512_fmadd_ps(dx, dx, _mm512_mul_ps(dy, dy))
-                                      : _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
-    const __mmask16 separate = V == kIntCompares
-                                   ? _mm512_cmplt_epu32_mask(_mm512_castps_si512(d2), protected_bits)
-                                   : _mm512_cmp_ps_mask(d2, protected2, _CMP_LT_OQ);
-    __mmask16 visible;
-    if constexpr (V == kIntCompares)
-      visible = _kandn_mask16(separate, _mm512_cmplt_epu32_mask(_mm512_castps_si512(d2), _mm512_castps_si512(visual2)));
-    else if constexpr (V == kNoAndNot)
-      visible = _mm512_cmp_ps_mask(d2, visual2, _CMP_LT_OQ);
-    else if constexpr (V == kBand)
-      visible = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(_mm512_castps_si512(d2), protected_bits), band);
-    else
-      visible = _kandn_mask16(separate, _mm512_cmp_ps_mask(d2, visual2, _CMP_LT_OQ));
-    if constexpr (V == kNoSeparate) {
-      sums.add_visible(ox, oy, ovx, ovy, visible);
-      sums.add_count(visible);
-    } else if constexpr (V == kNoCount) {
-      sums.add_separation(dx, dy, separate);
-      sums.add_visible(ox, oy, ovx, ovy, visible);
-    } else if constexpr (V == kAllFma) {
-      sums.add_separation(dx, dy, separate);
-      const __m512 ones = _mm512_set1_ps(1.0f);
-      sums.xp = _mm512_mask3_fmadd_ps(ox, ones, sums.xp, visible);
-      sums.yp = _mm512_mask3_fmadd_ps(oy, ones, sums.yp, visible);
-      sums.xv = _mm512_mask3_fmadd_ps(ovx, ones, sums.xv, visible);
-      sums.yv = _mm512_mask3_fmadd_ps(ovy, ones, sums.yv, visible);
-      sums.add_count(visible);
-    } else {
-      sums.add(dx, dy, ox, oy, ovx, ovy, separate, visible);
+  } else {
+    for (int j = 0; j < n; ++j) {
+      const __m512 ox = _mm512_set1_ps(sx[j]), oy = _mm512_set1_ps(sy[j]);
+      const __m512 ovx = _mm512_set1_ps(svx[j]), ovy = _mm512_set1_ps(svy[j]);
+      const __m512 dx = _mm512_sub_ps(X, ox), dy = _mm512_sub_ps(Y, oy);
+      const __m512 d2 = V == kFmaSquare ? _mm512_fmadd_ps(dx, dx, _mm512_mul_ps(dy, dy))
+                                        : _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
+      const __mmask16 separate = V == kIntCompares
+                                     ? _mm512_cmplt_epu32_mask(_mm512_castps_si512(d2), protected_bits)
+                                     : _mm512_cmp_ps_mask(d2, protected2, _CMP_LT_OQ);
+      __mmask16 visible;
+      if constexpr (V == kIntCompares)
+        visible = _kandn_mask16(separate,
+                                _mm512_cmplt_epu32_mask(_mm512_castps_si512(d2), _mm512_castps_si512(visual2)));
+      else if constexpr (V == kNoAndNot)
+        visible = _mm512_cmp_ps_mask(d2, visual2, _CMP_LT_OQ);
+      else if constexpr (V == kBand)
+        visible = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(_mm512_castps_si512(d2), protected_bits), band);
+      else
+        visible = _kandn_mask16(separate, _mm512_cmp_ps_mask(d2, visual2, _CMP_LT_OQ));
+      if constexpr (V == kNoSeparate) {
+        sums.add_visible(ox, oy, ovx, ovy, visible);
+        sums.add_count(visible);
+      } else if constexpr (V == kNoCount) {
+        sums.add_separation(dx, dy, separate);
+        sums.add_visible(ox, oy, ovx, ovy, visible);
+      } else if constexpr (V == kAllFma) {
+        sums.add_separation(dx, dy, separate);
+        const __m512 ones = _mm512_set1_ps(1.0f);
+        sums.xp = _mm512_mask3_fmadd_ps(ox, ones, sums.xp, visible);
+        sums.yp = _mm512_mask3_fmadd_ps(oy, ones, sums.yp, visible);
+        sums.xv = _mm512_mask3_fmadd_ps(ovx, ones, sums.xv, visible);
+        sums.yv = _mm512_mask3_fmadd_ps(ovy, ones, sums.yv, visible);
+        sums.add_count(visible);
+      } else {
+        sums.add(dx, dy, ox, oy, ovx, ovy, separate, visible);
+      }
     }
   }
   const __m512 each[6] = {sums.cdx, sums.cdy, sums.xp, sums.yp, sums.xv, sums.yv};
