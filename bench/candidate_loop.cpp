@@ -1,13 +1,15 @@
 // What each operation of the AVX-512 kernel's candidate loop costs: the loop of
 // core/src/cornell_kernel_avx512.hpp (sixteen boids in the lanes, one candidate broadcast at a
-// time, the seven masked sums of its Avx512Sums) over 53 candidates in L1, and variants of it
-// with one piece left out or done another way. Variants marked "(wrong)" give other results:
-// they only time what the missing piece costs. ns a candidate = 1e9 / items_per_second (for
-// two_registers, a candidate tested against 32 boids).
+// time, the fused neighbour test, the seven masked sums of its Avx512Sums) over 53 and over
+// 176 candidates in L1 (a run-time count, as the engine's: about 176 lanes a boid after 2,000
+// steps), and variants of it with one piece left out or done another way. Variants marked
+// "(wrong)" give other results: they only time what the missing piece costs. ns a candidate =
+// 1e9 / items_per_second (for two_registers, a candidate tested against 32 boids).
 //   build/bench/candidate_loop --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
 // (docs/performance.md, "The candidate loop's operations").
 #include <benchmark/benchmark.h>
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -20,13 +22,11 @@ namespace {
 using flockscope::grid_step::Avx512Sums;
 
 enum Variant : int {
-  kEngine,      // as the engine: 14 vector operations a candidate
+  kEngine,      // as the engine: the fused test (rules::offset_d2), two compares, seven sums
+  kPlainD2,     // d^2 = dx * dx + dy * dy, then two compares and "and not separate" (the seeds'
+                // form, the engine's loop before the fused test): other roundings
   kNoCount,     // without the count (wrong)
-  kFmaSquare,   // d^2 as fma(dx, dx, dy * dy): one operation less, other roundings
   kNoSeparate,  // without the two separation sums (wrong)
-  kNoAndNot,    // visible = d^2 < visual^2 without "and not separate" (wrong)
-  kBand,        // visible as one unsigned compare of the bits (protected^2 <= d^2 < visual^2)
-  kIntCompares,  // both compares as unsigned compares of the bits (exact for d^2 >= 0: the same bits)
   kAllFma,       // the fourth visible sum as a masked FMA by 1.0 too (the same bits)
   kTwoSums,      // two sets of sums, even and odd candidates, added at the end (other roundings)
   kEmbeddedBroadcasts,  // the four visible sums read their candidate from memory ({1to16}, asm)
@@ -46,11 +46,15 @@ struct Tested {
   __m512 dx, dy;
   __mmask16 separate, visible;
 };
-FLOCKSCOPE_AVX512 inline Tested test(__m512 X, __m512 Y, __m512 ox, __m512 oy, __m512 protected2, __m512 visual2) {
+struct Ranges {
+  __m512 minus_protected2;
+  __m512i band;  // rules::visible_band_bits
+};
+FLOCKSCOPE_AVX512 inline Tested test(__m512 X, __m512 Y, __m512 ox, __m512 oy, const Ranges& r) {
   const __m512 dx = _mm512_sub_ps(X, ox), dy = _mm512_sub_ps(Y, oy);
-  const __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
-  const __mmask16 separate = _mm512_cmp_ps_mask(d2, protected2, _CMP_LT_OQ);
-  return {dx, dy, separate, _kandn_mask16(separate, _mm512_cmp_ps_mask(d2, visual2, _CMP_LT_OQ))};
+  const __m512 t = _mm512_fmadd_ps(dx, dx, _mm512_fmadd_ps(dy, dy, r.minus_protected2));
+  return {dx, dy, _mm512_cmp_ps_mask(t, _mm512_setzero_ps(), _CMP_LT_OQ),
+          _mm512_cmplt_epu32_mask(_mm512_castps_si512(t), r.band)};
 }
 
 // sum += value * 1.0 where `visible`, the value broadcast from memory by the FMA itself.
@@ -63,7 +67,7 @@ FLOCKSCOPE_AVX512 inline void fma_from_memory(__m512& sum, const float& value, _
 // The variants whose loop is not the engine's with one operation changed.
 template <Variant V>
 FLOCKSCOPE_AVX512 inline void other_loop(const float* sx, const float* sy, const float* svx, const float* svy, int n,
-                                         __m512 X, __m512 Y, __m512 protected2, __m512 visual2, Avx512Sums& sums) {
+                                         __m512 X, __m512 Y, const Ranges& ranges, Avx512Sums& sums) {
   struct Candidate {
     __m512 ox, oy, ovx, ovy;
   };
@@ -78,7 +82,7 @@ FLOCKSCOPE_AVX512 inline void other_loop(const float* sx, const float* sy, const
   };
   auto add_candidate = [&](Avx512Sums& to, int j) FLOCKSCOPE_AVX512 {  // as the engine
     const auto [ox, oy, ovx, ovy] = candidate(j);
-    const Tested t = test(X, Y, ox, oy, protected2, visual2);
+    const Tested t = test(X, Y, ox, oy, ranges);
     to.add(t.dx, t.dy, ox, oy, ovx, ovy, t.separate, t.visible);
   };
   if constexpr (V == kTwoSums) {
@@ -92,7 +96,7 @@ FLOCKSCOPE_AVX512 inline void other_loop(const float* sx, const float* sy, const
     for (int j = 0; j < n; ++j) {
       // Each candidate coordinate read once by the subtraction (GCC folds that broadcast) and
       // once by its sum's instruction, instead of broadcast into a register for both.
-      const Tested t = test(X, Y, _mm512_set1_ps(sx[j]), _mm512_set1_ps(sy[j]), protected2, visual2);
+      const Tested t = test(X, Y, _mm512_set1_ps(sx[j]), _mm512_set1_ps(sy[j]), ranges);
       sums.add_separation(t.dx, t.dy, t.separate);
       fma_from_memory(sums.xp, sx[j], ones, t.visible);
       fma_from_memory(sums.yp, sy[j], ones, t.visible);
@@ -104,7 +108,7 @@ FLOCKSCOPE_AVX512 inline void other_loop(const float* sx, const float* sy, const
     const __m512 ones = _mm512_set1_ps(1.0f);
     for (int j = 0; j < n; ++j) {
       const auto [ox, oy, ovx, ovy] = candidate(j);
-      const Tested t = test(X, Y, ox, oy, protected2, visual2);
+      const Tested t = test(X, Y, ox, oy, ranges);
       sums.cdx = _mm512_add_ps(sums.cdx, t.dx), sums.cdy = _mm512_add_ps(sums.cdy, t.dy);
       sums.xp = _mm512_fmadd_ps(ox, ones, sums.xp), sums.yp = _mm512_fmadd_ps(oy, ones, sums.yp);
       sums.xv = _mm512_fmadd_ps(ovx, ones, sums.xv), sums.yv = _mm512_add_ps(sums.yv, ovy);
@@ -117,9 +121,9 @@ FLOCKSCOPE_AVX512 inline void other_loop(const float* sx, const float* sy, const
     Avx512Sums second = Avx512Sums::zero();
     for (int j = 0; j < n; ++j) {
       const auto [ox, oy, ovx, ovy] = candidate(j);
-      const Tested t = test(X, Y, ox, oy, protected2, visual2);
+      const Tested t = test(X, Y, ox, oy, ranges);
       sums.add(t.dx, t.dy, ox, oy, ovx, ovy, t.separate, t.visible);
-      const Tested t1 = test(X1, Y1, ox, oy, protected2, visual2);  // the same broadcasts
+      const Tested t1 = test(X1, Y1, ox, oy, ranges);  // the same broadcasts
       second.add(t1.dx, t1.dy, ox, oy, ovx, ovy, t1.separate, t1.visible);
     }
     add_into(sums, second);  // so that the second registers' sums are stored too
@@ -131,48 +135,40 @@ __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline)) void can
     const float* sx, const float* sy, const float* svx, const float* svy, int n, const float* gx, const float* gy,
     Sums& out) {
   const __m512 X = _mm512_loadu_ps(gx), Y = _mm512_loadu_ps(gy);
-  const __m512 protected2 = _mm512_set1_ps(64.0f), visual2 = _mm512_set1_ps(1600.0f);
-  const __m512i protected_bits = _mm512_castps_si512(protected2);
-  const __m512i band = _mm512_set1_epi32(std::int32_t(0x44c80000u - 0x42800000u));  // bits of 1600 - bits of 64
+  // protectedRange 8, visualRange 40: t < 0 separates, 0 <= t < 1600 - 64 is visible.
+  const Ranges ranges{_mm512_set1_ps(-64.0f), _mm512_set1_epi32(std::int32_t(std::bit_cast<std::uint32_t>(1536.0f)))};
   Avx512Sums sums = Avx512Sums::zero();
   if constexpr (V == kTwoSums || V == kEmbeddedBroadcasts || V == kNoMasks || V == kTwoRegisters) {
-    other_loop<V>(sx, sy, svx, svy, n, X, Y, protected2, visual2, sums);
+    other_loop<V>(sx, sy, svx, svy, n, X, Y, ranges, sums);
   } else {
     for (int j = 0; j < n; ++j) {
       const __m512 ox = _mm512_set1_ps(sx[j]), oy = _mm512_set1_ps(sy[j]);
       const __m512 ovx = _mm512_set1_ps(svx[j]), ovy = _mm512_set1_ps(svy[j]);
-      const __m512 dx = _mm512_sub_ps(X, ox), dy = _mm512_sub_ps(Y, oy);
-      const __m512 d2 = V == kFmaSquare ? _mm512_fmadd_ps(dx, dx, _mm512_mul_ps(dy, dy))
-                                        : _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
-      const __mmask16 separate = V == kIntCompares
-                                     ? _mm512_cmplt_epu32_mask(_mm512_castps_si512(d2), protected_bits)
-                                     : _mm512_cmp_ps_mask(d2, protected2, _CMP_LT_OQ);
-      __mmask16 visible;
-      if constexpr (V == kIntCompares)
-        visible = _kandn_mask16(separate,
-                                _mm512_cmplt_epu32_mask(_mm512_castps_si512(d2), _mm512_castps_si512(visual2)));
-      else if constexpr (V == kNoAndNot)
-        visible = _mm512_cmp_ps_mask(d2, visual2, _CMP_LT_OQ);
-      else if constexpr (V == kBand)
-        visible = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(_mm512_castps_si512(d2), protected_bits), band);
-      else
-        visible = _kandn_mask16(separate, _mm512_cmp_ps_mask(d2, visual2, _CMP_LT_OQ));
-      if constexpr (V == kNoSeparate) {
-        sums.add_visible(ox, oy, ovx, ovy, visible);
-        sums.add_count(visible);
-      } else if constexpr (V == kNoCount) {
-        sums.add_separation(dx, dy, separate);
-        sums.add_visible(ox, oy, ovx, ovy, visible);
-      } else if constexpr (V == kAllFma) {
-        sums.add_separation(dx, dy, separate);
-        const __m512 ones = _mm512_set1_ps(1.0f);
-        sums.xp = _mm512_mask3_fmadd_ps(ox, ones, sums.xp, visible);
-        sums.yp = _mm512_mask3_fmadd_ps(oy, ones, sums.yp, visible);
-        sums.xv = _mm512_mask3_fmadd_ps(ovx, ones, sums.xv, visible);
-        sums.yv = _mm512_mask3_fmadd_ps(ovy, ones, sums.yv, visible);
-        sums.add_count(visible);
+      Tested t;
+      if constexpr (V == kPlainD2) {
+        t.dx = _mm512_sub_ps(X, ox), t.dy = _mm512_sub_ps(Y, oy);
+        const __m512 d2 = _mm512_add_ps(_mm512_mul_ps(t.dx, t.dx), _mm512_mul_ps(t.dy, t.dy));
+        t.separate = _mm512_cmp_ps_mask(d2, _mm512_set1_ps(64.0f), _CMP_LT_OQ);
+        t.visible = _kandn_mask16(t.separate, _mm512_cmp_ps_mask(d2, _mm512_set1_ps(1600.0f), _CMP_LT_OQ));
       } else {
-        sums.add(dx, dy, ox, oy, ovx, ovy, separate, visible);
+        t = test(X, Y, ox, oy, ranges);
+      }
+      if constexpr (V == kNoSeparate) {
+        sums.add_visible(ox, oy, ovx, ovy, t.visible);
+        sums.add_count(t.visible);
+      } else if constexpr (V == kNoCount) {
+        sums.add_separation(t.dx, t.dy, t.separate);
+        sums.add_visible(ox, oy, ovx, ovy, t.visible);
+      } else if constexpr (V == kAllFma) {
+        sums.add_separation(t.dx, t.dy, t.separate);
+        const __m512 ones = _mm512_set1_ps(1.0f);
+        sums.xp = _mm512_mask3_fmadd_ps(ox, ones, sums.xp, t.visible);
+        sums.yp = _mm512_mask3_fmadd_ps(oy, ones, sums.yp, t.visible);
+        sums.xv = _mm512_mask3_fmadd_ps(ovx, ones, sums.xv, t.visible);
+        sums.yv = _mm512_mask3_fmadd_ps(ovy, ones, sums.yv, t.visible);
+        sums.add_count(t.visible);
+      } else {
+        sums.add(t.dx, t.dy, ox, oy, ovx, ovy, t.separate, t.visible);
       }
     }
   }
@@ -190,7 +186,8 @@ void BM_CandidateLoop(benchmark::State& state) {
   }
   // Candidates spread over a 3x3 block of 40 px cells, the boids in its middle cell: about
   // a third of the pairs within the visual range, as in the gathered flock.
-  constexpr int kCandidates = 53, kPad = 16;
+  const int kCandidates = int(state.range(0));  // at run time, as the engine's loop count
+  constexpr int kPad = 16;
   std::vector<float> sx(kCandidates + kPad), sy(sx.size()), svx(sx.size()), svy(sx.size());
   std::uint32_t seed = 12345;
   auto next = [&seed] { return float((seed = seed * 1664525u + 1013904223u) >> 8) / float(1u << 24); };
@@ -206,18 +203,15 @@ void BM_CandidateLoop(benchmark::State& state) {
   state.SetItemsProcessed(std::int64_t(state.iterations()) * kCandidates);
 }
 
-BENCHMARK(BM_CandidateLoop<kEngine>)->Name("candidate_loop/engine");
-BENCHMARK(BM_CandidateLoop<kNoCount>)->Name("candidate_loop/no_count_wrong");
-BENCHMARK(BM_CandidateLoop<kFmaSquare>)->Name("candidate_loop/fma_square");
-BENCHMARK(BM_CandidateLoop<kNoSeparate>)->Name("candidate_loop/no_separation_sums_wrong");
-BENCHMARK(BM_CandidateLoop<kNoAndNot>)->Name("candidate_loop/no_and_not_wrong");
-BENCHMARK(BM_CandidateLoop<kBand>)->Name("candidate_loop/band_compare");
-BENCHMARK(BM_CandidateLoop<kIntCompares>)->Name("candidate_loop/int_compares");
-BENCHMARK(BM_CandidateLoop<kAllFma>)->Name("candidate_loop/all_fma");
-BENCHMARK(BM_CandidateLoop<kTwoSums>)->Name("candidate_loop/two_sums");
-BENCHMARK(BM_CandidateLoop<kEmbeddedBroadcasts>)->Name("candidate_loop/embedded_broadcasts");
-BENCHMARK(BM_CandidateLoop<kNoMasks>)->Name("candidate_loop/no_masks_wrong");
-BENCHMARK(BM_CandidateLoop<kTwoRegisters>)->Name("candidate_loop/two_registers");
+BENCHMARK(BM_CandidateLoop<kEngine>)->Name("candidate_loop/engine")->Arg(53)->Arg(176);
+BENCHMARK(BM_CandidateLoop<kPlainD2>)->Name("candidate_loop/plain_d2")->Arg(53)->Arg(176);
+BENCHMARK(BM_CandidateLoop<kNoCount>)->Name("candidate_loop/no_count_wrong")->Arg(53)->Arg(176);
+BENCHMARK(BM_CandidateLoop<kNoSeparate>)->Name("candidate_loop/no_separation_sums_wrong")->Arg(53)->Arg(176);
+BENCHMARK(BM_CandidateLoop<kAllFma>)->Name("candidate_loop/all_fma")->Arg(53)->Arg(176);
+BENCHMARK(BM_CandidateLoop<kTwoSums>)->Name("candidate_loop/two_sums")->Arg(53)->Arg(176);
+BENCHMARK(BM_CandidateLoop<kEmbeddedBroadcasts>)->Name("candidate_loop/embedded_broadcasts")->Arg(53)->Arg(176);
+BENCHMARK(BM_CandidateLoop<kNoMasks>)->Name("candidate_loop/no_masks_wrong")->Arg(53)->Arg(176);
+BENCHMARK(BM_CandidateLoop<kTwoRegisters>)->Name("candidate_loop/two_registers")->Arg(53)->Arg(176);
 
 }  // namespace
 #endif

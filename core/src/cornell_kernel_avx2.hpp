@@ -19,8 +19,8 @@ __attribute__((target("avx2,fma"), noinline))
 void cornell_group_avx2(const CornellPass& k, std::uint32_t b, std::uint32_t e, const BlockRuns& block,
                         LaneBox& box) {
   const auto& c = *k.c;
-  const __m256 range = _mm256_set1_ps(c.range), protected2 = _mm256_set1_ps(c.protected2),
-               visual2 = _mm256_set1_ps(c.visual2);
+  const __m256 range = _mm256_set1_ps(c.range), minus_protected2 = _mm256_set1_ps(-c.protected2);
+  const __m256i band = _mm256_set1_epi32(std::int32_t(rules::visible_band_bits(c.visual2, c.protected2)));
   const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
   const __m256 one = _mm256_set1_ps(1.0f);
   const __m256i slot = _mm256_add_epi32(_mm256_set1_epi32(std::int32_t(b)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
@@ -30,9 +30,11 @@ void cornell_group_avx2(const CornellPass& k, std::uint32_t b, std::uint32_t e, 
     const std::uint32_t j = slots.slot();
     const __m256 ox = _mm256_broadcast_ss(k.sx + j), oy = _mm256_broadcast_ss(k.sy + j);
     const __m256 dx = _mm256_sub_ps(X, ox), dy = _mm256_sub_ps(Y, oy);
-    const __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-    __m256 separate = _mm256_cmp_ps(d2, protected2, _CMP_LT_OQ);
-    __m256 visible = _mm256_andnot_ps(separate, _mm256_cmp_ps(d2, visual2, _CMP_LT_OQ));
+    // rules::cornell_classify's t; its bits compared signed (AVX2 has no unsigned compare),
+    // which for t >= 0 is the unsigned comparison, and a negative t is separate, not visible.
+    const __m256 t = _mm256_fmadd_ps(dx, dx, _mm256_fmadd_ps(dy, dy, minus_protected2));
+    __m256 separate = _mm256_cmp_ps(t, _mm256_setzero_ps(), _CMP_LT_OQ);
+    __m256 visible = _mm256_andnot_ps(separate, _mm256_castsi256_ps(_mm256_cmpgt_epi32(band, _mm256_castps_si256(t))));
     if constexpr (BoxTest) {
       const __m256 in_box = _mm256_and_ps(_mm256_cmp_ps(_mm256_and_ps(dx, abs_mask), range, _CMP_LT_OQ),
                                           _mm256_cmp_ps(_mm256_and_ps(dy, abs_mask), range, _CMP_LT_OQ));

@@ -119,9 +119,9 @@ inline void cornell_update_16(const CornellPass& k, std::uint32_t i, std::uint32
 // to the separation sums or the visible ones by mask (a masked-out lane keeps its sum where
 // the portable one adds +0.0: no difference, see LaneSums). Three of the visible sums are
 // masked fused multiply-adds by 1.0 (x * 1 is exact, so fma(x, 1, s) rounds x + s once,
-// exactly as the add does): they run on the multiply pipes, which the squares leave half idle,
-// instead of queueing behind the subtractions, the d^2 add, the compares and the other sums on
-// the add pipes. (In three parts so that bench/candidate_loop can time each.)
+// exactly as the add does): they run on the multiply pipes beside the two fused squares
+// instead of queueing behind the subtractions, the compares and the other sums on the add
+// pipes. (In three parts so that bench/candidate_loop can time each.)
 struct Avx512Sums {
   __m512 cdx, cdy, xp, yp, xv, yv;
   __m512i count;
@@ -168,8 +168,8 @@ __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline))
 void cornell_group_avx512(const CornellPass& k, std::uint32_t b, std::uint32_t e, const BlockRuns& block,
                           LaneBox& box) {
   const auto& c = *k.c;
-  const __m512 range = _mm512_set1_ps(c.range), protected2 = _mm512_set1_ps(c.protected2),
-               visual2 = _mm512_set1_ps(c.visual2);
+  const __m512 range = _mm512_set1_ps(c.range), minus_protected2 = _mm512_set1_ps(-c.protected2);
+  const __m512i band = _mm512_set1_epi32(std::int32_t(rules::visible_band_bits(c.visual2, c.protected2)));
   const __m512 abs_mask = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff));
   const __m512 X = _mm512_loadu_ps(k.sx + b), Y = _mm512_loadu_ps(k.sy + b);
   Avx512Sums s = Avx512Sums::zero();
@@ -183,13 +183,14 @@ void cornell_group_avx512(const CornellPass& k, std::uint32_t b, std::uint32_t e
       if (me < kAvx512Lanes) live = __mmask16(~(1u << me));
     }
     const __m512 dx = _mm512_sub_ps(X, ox), dy = _mm512_sub_ps(Y, oy);
-    const __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
+    const __m512 t = _mm512_fmadd_ps(dx, dx, _mm512_fmadd_ps(dy, dy, minus_protected2));  // rules::offset_d2
     if constexpr (BoxTest) {
       live = _mm512_mask_cmp_ps_mask(live, _mm512_and_ps(dx, abs_mask), range, _CMP_LT_OQ);
       live = _mm512_mask_cmp_ps_mask(live, _mm512_and_ps(dy, abs_mask), range, _CMP_LT_OQ);
     }
-    const __mmask16 separate = _mm512_mask_cmp_ps_mask(live, d2, protected2, _CMP_LT_OQ);
-    const __mmask16 visible = _kandn_mask16(separate, _mm512_mask_cmp_ps_mask(live, d2, visual2, _CMP_LT_OQ));
+    // rules::cornell_classify's two tests, one compare each: no mask operation between them.
+    const __mmask16 separate = _mm512_mask_cmp_ps_mask(live, t, _mm512_setzero_ps(), _CMP_LT_OQ);
+    const __mmask16 visible = _mm512_mask_cmplt_epu32_mask(live, _mm512_castps_si512(t), band);
     s.add(dx, dy, ox, oy, ovx, ovy, separate, visible);
   }
   // The update, sixteen lanes at a time, straight from the registers.

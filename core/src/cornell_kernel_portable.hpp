@@ -16,7 +16,9 @@ template <bool BoxTest, bool MaskSelf>
                                                  const BlockRuns& block, LaneBox& box) {
   const auto& c = *k.c;
   // (Broadcasts written out: the rules:: helpers get lowered for the default target first.)
-  const v8f range = v8f{} + c.range, protected2 = v8f{} + c.protected2, visual2 = v8f{} + c.visual2;
+  using v8u = std::uint32_t __attribute__((vector_size(32)));
+  const v8f range = v8f{} + c.range, protected2 = v8f{} + c.protected2;
+  const v8u band = v8u{} + rules::visible_band_bits(c.visual2, c.protected2);
   const v8i slot = std::int32_t(b) + v8i{0, 1, 2, 3, 4, 5, 6, 7};
   const v8f X = rules::load8(k.sx + b), Y = rules::load8(k.sy + b);
   LaneSums s;
@@ -24,9 +26,9 @@ template <bool BoxTest, bool MaskSelf>
     const std::uint32_t j = slots.slot();
     const v8f ox = v8f{} + k.sx[j], oy = v8f{} + k.sy[j];
     const v8f dx = X - ox, dy = Y - oy;
-    const v8f d2 = dx * dx + dy * dy;
-    v8i separate = d2 < protected2;
-    v8i visible = (d2 < visual2) & ~separate;
+    const v8f t = rules::offset_d2(dx, dy, protected2);  // as rules::cornell_classify
+    v8i separate = t < v8f{};
+    v8i visible = v8i(v8u(t) < band);
     if constexpr (BoxTest) {
       const v8i in_box = (v8f(v8i(dx) & 0x7fffffff) < range) & (v8f(v8i(dy) & 0x7fffffff) < range);
       separate &= in_box, visible &= in_box;

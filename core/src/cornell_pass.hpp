@@ -93,7 +93,7 @@ struct CornellPass {
   float biasval;
   const Predator* predators;
   std::size_t predator_count;
-  bool box_test;  // false when d^2 alone decides exactly (see step_boids)
+  bool box_test;  // false when the fused test alone decides exactly (see step_boids)
   bool mask_self;  // false when the boid itself may stay in its lanes (see step_boids)
   GridKernel kernel;  // the instruction set of the neighbour loop (chosen for the CPU, see step_boids)
 };
@@ -232,37 +232,34 @@ struct BlockRuns {
 };
 
 // The slots of a group's block in slot order: run 0, then run 1, then run 2, for one loop in
-// the kernels: `for (BlockSlots slots(block); slots.left() > 0; slots.advance())`. It jumps
-// from a run's end to the next run's start (over empty runs too) by conditional moves, so a
-// group pays one hard-to-predict loop exit instead of one a run; the candidates and their
-// order are the same. (An iterator, like RowGroups, so the loop body stays in the kernel's
-// own target.)
+// the kernels: `for (BlockSlots slots(block); slots.left() > 0; slots.advance())`. It counts
+// the block's candidates 0, 1, 2, ... and finds each one's slot by adding its run's offset,
+// picked by two compares on that count (conditional moves), so a group pays one
+// hard-to-predict loop exit instead of one a run, and the only chain from one candidate to
+// the next is the count's increment (a slot that jumped at run ends was a chain of five
+// instructions, which bounded the AVX-512 loop once its vector work got shorter). The
+// candidates and their order are the same. (An iterator, like RowGroups, so the loop body
+// stays in the kernel's own target.)
 class BlockSlots {
  public:
   [[gnu::always_inline]] explicit BlockSlots(const BlockRuns& block)
-      : slot_(block.run[0]),
-        left_((block.run[1] - block.run[0]) + (block.run[3] - block.run[2]) + (block.run[5] - block.run[4])),
-        end0_(block.run[1]),
-        skip0_(block.run[2] - block.run[1]),  // unsigned wrap-around: exact either way
-        end1_(block.run[3]),
-        skip1_(block.run[4] - block.run[3]) {
-    skip_run_ends();
+      : end0_(block.run[1] - block.run[0]),
+        end1_(end0_ + (block.run[3] - block.run[2])),
+        total_(end1_ + (block.run[5] - block.run[4])),
+        offset0_(block.run[0]),
+        offset1_(block.run[2] - end0_),  // unsigned wrap-around: exact either way
+        offset2_(block.run[4] - end1_) {}
+  std::uint32_t left() const { return total_ - count_; }  // the slots still to visit, this one included
+  [[gnu::always_inline]] std::uint32_t slot() const {
+    std::uint32_t offset = count_ >= end0_ ? offset1_ : offset0_;
+    offset = count_ >= end1_ ? offset2_ : offset;
+    return count_ + offset;
   }
-  std::uint32_t left() const { return left_; }  // the slots still to visit, this one included
-  std::uint32_t slot() const { return slot_; }
-  [[gnu::always_inline]] void advance() {
-    ++slot_, --left_;
-    skip_run_ends();
-  }
+  [[gnu::always_inline]] void advance() { ++count_; }
 
  private:
-  // Run 0's slots are below end0 and run 1's start at or after it, so slot == end0 only when
-  // the walk leaves run 0 (likewise end1 and run 1).
-  [[gnu::always_inline]] void skip_run_ends() {
-    slot_ += slot_ == end0_ ? skip0_ : 0;
-    slot_ += slot_ == end1_ ? skip1_ : 0;
-  }
-  std::uint32_t slot_, left_, end0_, skip0_, end1_, skip1_;
+  // Candidates [0, end0) are run 0's, [end0, end1) run 1's, [end1, total) run 2's.
+  std::uint32_t count_ = 0, end0_, end1_, total_, offset0_, offset1_, offset2_;
 };
 
 // The groups of grid row cy: its boids in slot order, `lanes` at a time (the last group of

@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -197,9 +198,9 @@ rules::BlogCoeffs<float> blog_coeffs(const Params& p) {
 // pairs on any x86-64, one AVX2 register where the CPU has it, chosen at run time), with
 // the sums kept per lane and added in a fixed order: the same result on every run and
 // thread count. The previous-frame arrays are padded (by kSlotPadding >= kLanes) so the last load
-// stays inside.
+// stays inside. (x86-64-v3: AVX2 with FMA, for rules::offset_d2's fma.)
 
-FLOCKSCOPE_CLONES("avx2", "default")
+FLOCKSCOPE_CLONES("arch=x86-64-v3", "default")
 void cornell_sum_range(rules::CornellSums<float>& out, float x, float y, std::uint32_t self_slot, std::uint32_t b,
                        std::uint32_t e, const float* __restrict sx, const float* __restrict sy,
                        const float* __restrict svx, const float* __restrict svy, float range, float protected2,
@@ -360,12 +361,15 @@ void Flock::step_boids(bool all_pairs) {
       const auto c = cornell_coeffs(p);
       const float biasval = float(p.biasval);
       if (!all_pairs) {
-        // The box test |dx|, |dy| < range only matters if it can reject a pair that d^2 alone
-        // would accept: not when range^2 (rounded as the loop rounds dx*dx) reaches both radii,
-        // because rounding is monotonic, so |dx| >= range implies dx*dx + dy*dy >= range^2.
-        const float range2 = c.range * c.range;
-        // The boid itself, left in its lanes, is at dx = dy = +0.0, d^2 = 0: with protected2 > 0
-        // it counts as a separation neighbour adding +0.0 to sums that are never -0.0 (they
+        // The box test |dx|, |dy| < range only matters if it can reject a pair that the fused
+        // test (rules::cornell_classify) alone would accept. It cannot when t at dx = range,
+        // dy = 0 is neither separate nor visible: each fma rounds monotonically, so |dx| or
+        // |dy| >= range gives a t at least that large.
+        const float t_at_range = rules::offset_d2(c.range, 0.0f, c.protected2);
+        const bool box_matters = !(t_at_range >= 0.0f && std::bit_cast<std::uint32_t>(t_at_range) >=
+                                                             rules::visible_band_bits(c.visual2, c.protected2));
+        // The boid itself, left in its lanes, is at dx = dy = +0.0, t = -protected2: with
+        // protected2 > 0 it counts as a separation neighbour adding +0.0 to sums that are never -0.0 (they
         // start at +0.0), so nothing changes and the AVX-512 and AVX2 loops skip masking it out.
         const CornellPass k{.grid = &grid_,
                             .sx = sx,
@@ -385,7 +389,7 @@ void Flock::step_boids(bool all_pairs) {
                             .biasval = biasval,
                             .predators = predators_.data(),
                             .predator_count = predators_.size(),
-                            .box_test = !(range2 >= c.visual2 && range2 >= c.protected2),
+                            .box_test = box_matters,
                             .mask_self = !(c.protected2 > 0.0f),
                             .kernel = grid_kernel()};
         const int rows = grid_.ny();

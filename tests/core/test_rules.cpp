@@ -68,6 +68,60 @@ TEST(CornellRules, RangesAreStrict) {
   EXPECT_NEAR(s.vx[0], 1 + (0 - 1) * 0.05f, kTol);  // aligned, not separated
 }
 
+// The float engine's neighbour test (rules::cornell_classify for float and v8f): t = d^2 -
+// protected^2 as fma(dx, dx, fma(dy, dy, -protected^2)); separate when t < 0, visible when
+// 0 <= t < visual^2 - protected^2. Cases by hand, with protectedRange 8, visualRange 40.
+TEST(CornellRules, FusedNeighbourTest) {
+  rules::CornellCoeffs<float> c{};
+  c.range = 40, c.protected2 = 64, c.visual2 = 1600;
+  struct Case {
+    float dx, dy;
+    bool separate, visible;
+  };
+  const Case cases[] = {
+      {3, 4, true, false},     // d = 5: t = 25 - 64 < 0
+      {8, 0, false, true},     // d = 8, the protected range: t = 0, visible
+      {-30, 10, false, true},  // t = 1000 - 64 = 936 < 1536
+      {40, 0, false, false},   // d = 40, the visual range: t = 1536, not below it
+      {24, -32, false, false}, // d = 40 again: 576 + (1024 - 64) = 1536
+      {0, 0, true, false},     // the boid's own offset: t = -64 (callers skip self)
+      {45, 0, false, false},   // outside the box |dx| < range
+      // d^2 = 64 - 3.99e-7 exactly (5.2103748 and 6.0705843 px): inside the protected range.
+      // The plain float d^2, dx * dx + dy * dy, rounds to 64 exactly and would not separate;
+      // the fused t is -5.5e-7 and does.
+      {0x1.4d76c8p+2f, 0x1.848474p+2f, true, false},
+  };
+  for (const Case& k : cases) {
+    bool separate, visible;
+    rules::cornell_classify(k.dx, k.dy, c, separate, visible);
+    EXPECT_EQ(separate, k.separate) << k.dx << ", " << k.dy;
+    EXPECT_EQ(visible, k.visible) << k.dx << ", " << k.dy;
+    // The eight-lane form gives the same in every lane.
+    rules::CornellCoeffs<rules::v8f> c8{};
+    c8.range = rules::broadcast(c.range), c8.protected2 = rules::broadcast(c.protected2);
+    c8.visual2 = rules::broadcast(c.visual2);
+    rules::v8i separate8, visible8;
+    rules::cornell_classify(rules::broadcast(k.dx), rules::broadcast(k.dy), c8, separate8, visible8);
+    for (std::uint32_t l = 0; l < rules::kLanes; ++l) {
+      EXPECT_EQ(separate8[l], k.separate ? -1 : 0) << k.dx << ", " << k.dy;
+      EXPECT_EQ(visible8[l], k.visible ? -1 : 0) << k.dx << ", " << k.dy;
+    }
+  }
+  const float dx = 0x1.4d76c8p+2f, dy = 0x1.848474p+2f;
+  const float plain = dx * dx + dy * dy;  // two roundings: this file builds with -ffp-contract=off
+  EXPECT_EQ(plain, 64.0f);
+  EXPECT_LT((long double)dx * dx + (long double)dy * dy, 64.0L);
+  // visualRange at or below protectedRange: nothing is visible, the protected still separate.
+  c.visual2 = 25;
+  bool separate, visible;
+  rules::cornell_classify(6.0f, 0.0f, c, separate, visible);
+  EXPECT_TRUE(separate);
+  EXPECT_FALSE(visible);
+  rules::cornell_classify(9.0f, 0.0f, c, separate, visible);
+  EXPECT_FALSE(separate);
+  EXPECT_FALSE(visible);
+}
+
 TEST(CornellRules, EdgeTurnInsideMarginsOnly) {
   Params p = quiet_params();
   p.width = 640, p.height = 480;

@@ -11,7 +11,9 @@
 // (or +x) instead of dividing by zero; the report's separation sums displacement vectors.
 #pragma once
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "flockscope/core/simd.hpp"
 
@@ -56,14 +58,54 @@ struct CornellCoeffs {
 // Which sums another boid at offset (dx, dy) = self - other joins. As in the seeds'
 // pseudocode: the box test first (it also keeps d^2 from overflowing a fixed-point type; a
 // wrapped d^2 outside the box is never used), strict comparisons, and a boid inside the
-// protected range counts only for separation. M is bool for a scalar S, or the mask type of
-// a vector S (the float engine runs this on 8 candidates at once), hence & rather than &&.
+// protected range counts only for separation. This form serves the fixed-point types (the
+// board) and double; float has its own below. M is bool for a scalar S, or the mask type of
+// a vector S, hence & rather than &&.
 template <class S, class M>
 inline void cornell_classify(S dx, S dy, const CornellCoeffs<S>& c, M& separate, M& visible) {
   const M in_box = (abs_of(dx) < c.range) & (abs_of(dy) < c.range);
   const S d2 = dx * dx + dy * dy;
   separate = in_box & (d2 < c.protected2);
   visible = in_box & !separate & (d2 < c.visual2);
+}
+
+// The float engine's form of the same test (float, and v8f for eight candidates at once;
+// the fixed-point board keeps the form above): one value, t = d^2 - protected^2, evaluated
+// as fma(dx, dx, fma(dy, dy, -protected^2)) with two roundings where d^2 then its comparison
+// had two, decides both sums: separate when t < 0, visible when 0 <= t < visual^2 -
+// protected^2, tested as an unsigned comparison of t's bits (visible_band_bits; a negative t
+// has its sign bit set, so it never passes). The vector kernels then make the two masks with
+// two compares instead of three operations after d^2, and square with two fused operations
+// instead of three: about 9 % of the grid step's candidate loop (docs/performance.md). Every
+// path computes t alike (fma is correctly rounded: one instruction where the CPU has FMA,
+// glibc's exact fmaf elsewhere), so they agree bit for bit. For finite positions t is never
+// NaN or -0.0, so the kernels may test its sign by a compare or by its bit.
+inline float offset_d2(float dx, float dy, float protected2) {
+  return std::fma(dx, dx, std::fma(dy, dy, -protected2));
+}
+inline v8f offset_d2(v8f dx, v8f dy, v8f protected2) {
+  v8f t;
+  for (std::uint32_t l = 0; l < kLanes; ++l) t[l] = std::fma(dx[l], dx[l], std::fma(dy[l], dy[l], -protected2[l]));
+  return t;
+}
+// The bits of visual^2 - protected^2, or 0 (nothing visible) when visual^2 <= protected^2.
+inline std::uint32_t visible_band_bits(float visual2, float protected2) {
+  return visual2 > protected2 ? std::bit_cast<std::uint32_t>(visual2 - protected2) : 0u;
+}
+inline void cornell_classify(float dx, float dy, const CornellCoeffs<float>& c, bool& separate, bool& visible) {
+  separate = visible = false;
+  if (!(abs_of(dx) < c.range && abs_of(dy) < c.range)) return;  // most pairs: no fma to make
+  const float t = offset_d2(dx, dy, c.protected2);
+  separate = t < 0.0f;
+  visible = std::bit_cast<std::uint32_t>(t) < visible_band_bits(c.visual2, c.protected2);
+}
+inline void cornell_classify(v8f dx, v8f dy, const CornellCoeffs<v8f>& c, v8i& separate, v8i& visible) {
+  using v8u = std::uint32_t __attribute__((vector_size(32)));
+  const v8i in_box = (abs_of(dx) < c.range) & (abs_of(dy) < c.range);
+  const v8f t = offset_d2(dx, dy, c.protected2);
+  const v8u band = v8u{} + visible_band_bits(c.visual2[0], c.protected2[0]);
+  separate = in_box & (t < v8f{});
+  visible = in_box & v8i(v8u(t) < band);
 }
 
 // One other boid seen from `self` (dx = self.x - other.x). The caller skips self.
