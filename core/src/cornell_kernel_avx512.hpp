@@ -173,8 +173,8 @@ void cornell_group_avx512(const CornellPass& k, std::uint32_t b, std::uint32_t e
   const __m512 abs_mask = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff));
   const __m512 X = _mm512_loadu_ps(k.sx + b), Y = _mm512_loadu_ps(k.sy + b);
   Avx512Sums s = Avx512Sums::zero();
-  for (BlockSlots slots(block); slots.left() > 0; slots.advance()) {
-    const std::uint32_t j = slots.slot();
+  auto add_candidate = [&](std::uint32_t j)
+                           __attribute__((always_inline, target("avx512f,avx512vl,avx512bw,avx512dq"))) {
     const __m512 ox = _mm512_set1_ps(k.sx[j]), oy = _mm512_set1_ps(k.sy[j]);
     const __m512 ovx = _mm512_set1_ps(k.svx[j]), ovy = _mm512_set1_ps(k.svy[j]);
     __mmask16 live = 0xffff;
@@ -192,7 +192,17 @@ void cornell_group_avx512(const CornellPass& k, std::uint32_t b, std::uint32_t e
     const __mmask16 separate = _mm512_mask_cmp_ps_mask(live, t, _mm512_setzero_ps(), _CMP_LT_OQ);
     const __mmask16 visible = _mm512_mask_cmplt_epu32_mask(live, _mm512_castps_si512(t), band);
     s.add(dx, dy, ox, oy, ovx, ovy, separate, visible);
+  };
+  // Two candidates an iteration, in slot order, then the odd one: the loop's count, compare
+  // and branch shared by two (0.7-2 % of the boids pass after 2,000 warm-up steps in paired
+  // runs, none after 500).
+  BlockSlots slots(block);
+  for (; slots.left() >= 2; slots.advance()) {
+    add_candidate(slots.slot());
+    slots.advance();
+    add_candidate(slots.slot());
   }
+  if (slots.left() > 0) add_candidate(slots.slot());
   // The update, sixteen lanes at a time, straight from the registers.
   cornell_update_16(k, b, e - b, s.cdx, s.cdy, s.xp, s.yp, s.xv, s.yv, _mm512_cvtepi32_ps(s.count), box);
 }
