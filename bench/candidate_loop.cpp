@@ -6,7 +6,7 @@
 // "(wrong)" give other results: they only time what the missing piece costs. ns a candidate =
 // 1e9 / items_per_second (for two_registers, a candidate tested against 32 boids).
 //   build/bench/candidate_loop --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
-// (docs/performance.md, "The candidate loop's operations").
+// (docs/performance.md, "The candidate loop's operations" and "The fused neighbour test").
 #include <benchmark/benchmark.h>
 
 #include <bit>

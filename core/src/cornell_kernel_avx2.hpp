@@ -11,8 +11,8 @@ namespace flockscope::grid_step {
 // 0.0 (one and each), and each sum is fma(mask, value, sum). Where the mask is 1.0 that rounds
 // value + sum once, exactly as the portable kernel's add; where it is 0.0 it adds +-0.0 to a
 // sum that is never -0.0: no change. So the same bits as the portable kernel (for finite
-// positions and velocities, which the engine keeps) in 17 vector operations a candidate
-// instead of 21 (and + add for each of seven sums). The count is summed as a float: exact.
+// positions and velocities, which the engine keeps) in 16 vector operations a candidate
+// instead of 20 (and + add for each of seven sums). The count is summed as a float: exact.
 // For the boids in slots [b, e), e - b <= 8.
 template <bool BoxTest, bool MaskSelf>
 __attribute__((target("avx2,fma"), noinline))

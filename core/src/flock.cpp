@@ -369,8 +369,9 @@ void Flock::step_boids(bool all_pairs) {
         const bool box_matters = !(t_at_range >= 0.0f && std::bit_cast<std::uint32_t>(t_at_range) >=
                                                              rules::visible_band_bits(c.visual2, c.protected2));
         // The boid itself, left in its lanes, is at dx = dy = +0.0, t = -protected2: with
-        // protected2 > 0 it counts as a separation neighbour adding +0.0 to sums that are never -0.0 (they
-        // start at +0.0), so nothing changes and the AVX-512 and AVX2 loops skip masking it out.
+        // protected2 > 0 it counts as a separation neighbour adding +0.0 to sums that are never
+        // -0.0 (they start at +0.0), so nothing changes and the AVX-512 and AVX2 loops skip
+        // masking it out.
         const CornellPass k{.grid = &grid_,
                             .sx = sx,
                             .sy = sy,

@@ -71,8 +71,8 @@ inline void cornell_classify(S dx, S dy, const CornellCoeffs<S>& c, M& separate,
 
 // The float engine's form of the same test (float, and v8f for eight candidates at once;
 // the fixed-point board keeps the form above): one value, t = d^2 - protected^2, evaluated
-// as fma(dx, dx, fma(dy, dy, -protected^2)) with two roundings where d^2 then its comparison
-// had two, decides both sums: separate when t < 0, visible when 0 <= t < visual^2 -
+// as fma(dx, dx, fma(dy, dy, -protected^2)) with two roundings (dx * dx + dy * dy has three),
+// decides both sums: separate when t < 0, visible when 0 <= t < visual^2 -
 // protected^2, tested as an unsigned comparison of t's bits (visible_band_bits; a negative t
 // has its sign bit set, so it never passes). The vector kernels then make the two masks with
 // two compares instead of three operations after d^2, and square with two fused operations
