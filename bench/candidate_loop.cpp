@@ -9,7 +9,6 @@
 // (docs/performance.md, "The candidate loop's operations" and "The fused neighbour test").
 #include <benchmark/benchmark.h>
 
-#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -136,7 +135,8 @@ __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline)) void can
     Sums& out) {
   const __m512 X = _mm512_loadu_ps(gx), Y = _mm512_loadu_ps(gy);
   // protectedRange 8, visualRange 40: t < 0 separates, 0 <= t < 1600 - 64 is visible.
-  const Ranges ranges{_mm512_set1_ps(-64.0f), _mm512_set1_epi32(std::int32_t(std::bit_cast<std::uint32_t>(1536.0f)))};
+  const Ranges ranges{_mm512_set1_ps(-64.0f),
+                      _mm512_set1_epi32(std::int32_t(flockscope::rules::visible_band_bits(1600.0f, 64.0f)))};
   Avx512Sums sums = Avx512Sums::zero();
   if constexpr (V == kTwoSums || V == kEmbeddedBroadcasts || V == kNoMasks || V == kTwoRegisters) {
     other_loop<V>(sx, sy, svx, svy, n, X, Y, ranges, sums);

@@ -20,7 +20,7 @@ void cornell_group_avx2(const CornellPass& k, std::uint32_t b, std::uint32_t e, 
                         LaneBox& box) {
   const auto& c = *k.c;
   const __m256 range = _mm256_set1_ps(c.range), minus_protected2 = _mm256_set1_ps(-c.protected2);
-  const __m256i band = _mm256_set1_epi32(std::int32_t(rules::visible_band_bits(c.visual2, c.protected2)));
+  const __m256i band = _mm256_set1_epi32(std::int32_t(k.visible_band));
   const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
   const __m256 one = _mm256_set1_ps(1.0f);
   const __m256i slot = _mm256_add_epi32(_mm256_set1_epi32(std::int32_t(b)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));

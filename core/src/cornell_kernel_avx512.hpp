@@ -169,7 +169,7 @@ void cornell_group_avx512(const CornellPass& k, std::uint32_t b, std::uint32_t e
                           LaneBox& box) {
   const auto& c = *k.c;
   const __m512 range = _mm512_set1_ps(c.range), minus_protected2 = _mm512_set1_ps(-c.protected2);
-  const __m512i band = _mm512_set1_epi32(std::int32_t(rules::visible_band_bits(c.visual2, c.protected2)));
+  const __m512i band = _mm512_set1_epi32(std::int32_t(k.visible_band));
   const __m512 abs_mask = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff));
   const __m512 X = _mm512_loadu_ps(k.sx + b), Y = _mm512_loadu_ps(k.sy + b);
   Avx512Sums s = Avx512Sums::zero();

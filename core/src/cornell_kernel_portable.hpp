@@ -16,9 +16,8 @@ template <bool BoxTest, bool MaskSelf>
                                                  const BlockRuns& block, LaneBox& box) {
   const auto& c = *k.c;
   // (Broadcasts written out: the rules:: helpers get lowered for the default target first.)
-  using v8u = std::uint32_t __attribute__((vector_size(32)));
   const v8f range = v8f{} + c.range, protected2 = v8f{} + c.protected2;
-  const v8u band = v8u{} + rules::visible_band_bits(c.visual2, c.protected2);
+  const rules::v8u band = rules::v8u{} + k.visible_band;
   const v8i slot = std::int32_t(b) + v8i{0, 1, 2, 3, 4, 5, 6, 7};
   const v8f X = rules::load8(k.sx + b), Y = rules::load8(k.sy + b);
   LaneSums s;
@@ -28,7 +27,7 @@ template <bool BoxTest, bool MaskSelf>
     const v8f dx = X - ox, dy = Y - oy;
     const v8f t = rules::offset_d2(dx, dy, protected2);  // as rules::cornell_classify
     v8i separate = t < v8f{};
-    v8i visible = v8i(v8u(t) < band);
+    v8i visible = v8i(rules::v8u(t) < band);
     if constexpr (BoxTest) {
       const v8i in_box = (v8f(v8i(dx) & 0x7fffffff) < range) & (v8f(v8i(dy) & 0x7fffffff) < range);
       separate &= in_box, visible &= in_box;

@@ -93,6 +93,7 @@ struct CornellPass {
   float biasval;
   const Predator* predators;
   std::size_t predator_count;
+  std::uint32_t visible_band;  // rules::visible_band_bits of the coefficients
   bool box_test;  // false when the fused test alone decides exactly (see step_boids)
   bool mask_self;  // false when the boid itself may stay in its lanes (see step_boids)
   GridKernel kernel;  // the instruction set of the neighbour loop (chosen for the CPU, see step_boids)

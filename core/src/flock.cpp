@@ -8,7 +8,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -365,9 +364,10 @@ void Flock::step_boids(bool all_pairs) {
         // test (rules::cornell_classify) alone would accept. It cannot when t at dx = range,
         // dy = 0 is neither separate nor visible: each fma rounds monotonically, so |dx| or
         // |dy| >= range gives a t at least that large.
-        const float t_at_range = rules::offset_d2(c.range, 0.0f, c.protected2);
-        const bool box_matters = !(t_at_range >= 0.0f && std::bit_cast<std::uint32_t>(t_at_range) >=
-                                                             rules::visible_band_bits(c.visual2, c.protected2));
+        const std::uint32_t visible_band = rules::visible_band_bits(c.visual2, c.protected2);
+        bool separate_at_range, visible_at_range;
+        rules::classify_offset(rules::offset_d2(c.range, 0.0f, c.protected2), visible_band, separate_at_range,
+                               visible_at_range);
         // The boid itself, left in its lanes, is at dx = dy = +0.0, t = -protected2: with
         // protected2 > 0 it counts as a separation neighbour adding +0.0 to sums that are never
         // -0.0 (they start at +0.0), so nothing changes and the AVX-512 and AVX2 loops skip
@@ -390,7 +390,8 @@ void Flock::step_boids(bool all_pairs) {
                             .biasval = biasval,
                             .predators = predators_.data(),
                             .predator_count = predators_.size(),
-                            .box_test = box_matters,
+                            .visible_band = visible_band,
+                            .box_test = separate_at_range || visible_at_range,
                             .mask_self = !(c.protected2 > 0.0f),
                             .kernel = grid_kernel()};
         const int rows = grid_.ny();

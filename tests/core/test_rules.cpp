@@ -91,15 +91,15 @@ TEST(CornellRules, FusedNeighbourTest) {
       // the fused t is -5.5e-7 and does.
       {0x1.4d76c8p+2f, 0x1.848474p+2f, true, false},
   };
+  // The eight-lane form must give the same in every lane.
+  rules::CornellCoeffs<rules::v8f> c8{};
+  c8.range = rules::broadcast(c.range), c8.protected2 = rules::broadcast(c.protected2);
+  c8.visual2 = rules::broadcast(c.visual2);
   for (const Case& k : cases) {
     bool separate, visible;
     rules::cornell_classify(k.dx, k.dy, c, separate, visible);
     EXPECT_EQ(separate, k.separate) << k.dx << ", " << k.dy;
     EXPECT_EQ(visible, k.visible) << k.dx << ", " << k.dy;
-    // The eight-lane form gives the same in every lane.
-    rules::CornellCoeffs<rules::v8f> c8{};
-    c8.range = rules::broadcast(c.range), c8.protected2 = rules::broadcast(c.protected2);
-    c8.visual2 = rules::broadcast(c.visual2);
     rules::v8i separate8, visible8;
     rules::cornell_classify(rules::broadcast(k.dx), rules::broadcast(k.dy), c8, separate8, visible8);
     for (std::uint32_t l = 0; l < rules::kLanes; ++l) {

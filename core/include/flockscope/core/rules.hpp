@@ -92,15 +92,17 @@ inline v8f offset_d2(v8f dx, v8f dy, v8f protected2) {
 inline std::uint32_t visible_band_bits(float visual2, float protected2) {
   return visual2 > protected2 ? std::bit_cast<std::uint32_t>(visual2 - protected2) : 0u;
 }
+// The two tests on t (band: visible_band_bits).
+inline void classify_offset(float t, std::uint32_t band, bool& separate, bool& visible) {
+  separate = t < 0.0f;
+  visible = std::bit_cast<std::uint32_t>(t) < band;
+}
 inline void cornell_classify(float dx, float dy, const CornellCoeffs<float>& c, bool& separate, bool& visible) {
   separate = visible = false;
   if (!(abs_of(dx) < c.range && abs_of(dy) < c.range)) return;  // most pairs: no fma to make
-  const float t = offset_d2(dx, dy, c.protected2);
-  separate = t < 0.0f;
-  visible = std::bit_cast<std::uint32_t>(t) < visible_band_bits(c.visual2, c.protected2);
+  classify_offset(offset_d2(dx, dy, c.protected2), visible_band_bits(c.visual2, c.protected2), separate, visible);
 }
 inline void cornell_classify(v8f dx, v8f dy, const CornellCoeffs<v8f>& c, v8i& separate, v8i& visible) {
-  using v8u = std::uint32_t __attribute__((vector_size(32)));
   const v8i in_box = (abs_of(dx) < c.range) & (abs_of(dy) < c.range);
   const v8f t = offset_d2(dx, dy, c.protected2);
   const v8u band = v8u{} + visible_band_bits(c.visual2[0], c.protected2[0]);

@@ -22,6 +22,7 @@ namespace flockscope::rules {
 
 using v8f = float __attribute__((vector_size(32)));
 using v8i = std::int32_t __attribute__((vector_size(32)));
+using v8u = std::uint32_t __attribute__((vector_size(32)));
 constexpr std::uint32_t kLanes = 8;
 
 inline v8f abs_of(v8f v) { return v8f(v8i(v) & 0x7fffffff); }
