@@ -21,7 +21,10 @@ namespace {
 using flockscope::grid_step::Avx512Sums;
 
 enum Variant : int {
-  kEngine,      // as the engine: the fused test (rules::offset_d2), two compares, seven sums
+  kEngine,      // as the engine: software-pipelined, each candidate tested four ahead of its
+                // sums (avx512_test, Avx512Sums::add_tested)
+  kOneAtATime,  // each candidate tested and summed in turn: the fused test (rules::offset_d2),
+                // two compares, seven sums (the engine's loop before the pipelining)
   kPlainD2,     // d^2 = dx * dx + dy * dy, then two compares and "and not separate" (the seeds'
                 // form, the engine's loop before the fused test): other roundings
   kNoCount,     // without the count (wrong)
@@ -138,7 +141,30 @@ __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline)) void can
   const Ranges ranges{_mm512_set1_ps(-64.0f),
                       _mm512_set1_epi32(std::int32_t(flockscope::rules::visible_band_bits(1600.0f, 64.0f)))};
   Avx512Sums sums = Avx512Sums::zero();
-  if constexpr (V == kTwoSums || V == kEmbeddedBroadcasts || V == kNoMasks || V == kTwoRegisters) {
+  if constexpr (V == kEngine) {
+    // cornell_group_avx512's loop, the slots in a row (the engine's come from BlockSlots).
+    using flockscope::grid_step::avx512_test;
+    const __m512 zero = _mm512_setzero_ps(), ones = _mm512_set1_ps(1.0f);
+    const __m512i minus_one = _mm512_set1_epi32(-1);
+    auto sum = [&](const flockscope::grid_step::Avx512Tested& c) FLOCKSCOPE_AVX512 {
+      sums.add_tested(c, sx, sy, svx, svy, zero, ones, ranges.band, minus_one);
+    };
+    constexpr int kAhead = 4;
+    flockscope::grid_step::Avx512Tested ahead[kAhead];
+#pragma GCC unroll 16
+    for (int u = 0; u < kAhead; ++u) ahead[u] = avx512_test(std::uint32_t(u), sx, sy, X, Y, ranges.minus_protected2);
+    int count = 0;
+    for (; count + kAhead <= n; count += kAhead) {
+#pragma GCC unroll 16
+      for (int u = 0; u < kAhead; ++u) {
+        sum(ahead[u]);
+        ahead[u] = avx512_test(std::uint32_t(count + kAhead + u), sx, sy, X, Y, ranges.minus_protected2);
+      }
+    }
+#pragma GCC unroll 16
+    for (int u = 0; u + 1 < kAhead; ++u)
+      if (count + u < n) sum(ahead[u]);
+  } else if constexpr (V == kTwoSums || V == kEmbeddedBroadcasts || V == kNoMasks || V == kTwoRegisters) {
     other_loop<V>(sx, sy, svx, svy, n, X, Y, ranges, sums);
   } else {
     for (int j = 0; j < n; ++j) {
@@ -204,6 +230,7 @@ void BM_CandidateLoop(benchmark::State& state) {
 }
 
 BENCHMARK(BM_CandidateLoop<kEngine>)->Name("candidate_loop/engine")->Arg(53)->Arg(176);
+BENCHMARK(BM_CandidateLoop<kOneAtATime>)->Name("candidate_loop/one_at_a_time")->Arg(53)->Arg(176);
 BENCHMARK(BM_CandidateLoop<kPlainD2>)->Name("candidate_loop/plain_d2")->Arg(53)->Arg(176);
 BENCHMARK(BM_CandidateLoop<kNoCount>)->Name("candidate_loop/no_count_wrong")->Arg(53)->Arg(176);
 BENCHMARK(BM_CandidateLoop<kNoSeparate>)->Name("candidate_loop/no_separation_sums_wrong")->Arg(53)->Arg(176);

@@ -115,6 +115,34 @@ inline void cornell_update_16(const CornellPass& k, std::uint32_t i, std::uint32
   if (m > kLanes) box.add({half_of(nx, 1), half_of(ny, 1)}, m - kLanes);
 }
 
+// The software-pipelined loop's two stages (cornell_group_avx512; bench/candidate_loop times
+// them). They are inline asm because GCC 12, given them as intrinsics, moves the tests back
+// after the sums and copies the sums from register to register between candidates (the pass
+// then ran slower than the plain loop). The instructions are rules::offset_d2's and
+// Avx512Sums::add's, with the candidate's values read by the instructions themselves
+// ({1to16} broadcasts).
+struct Avx512Tested {  // one candidate (slot j) against the sixteen lanes
+  __m512 dx, dy, t;  // t = rules::offset_d2
+  std::uint32_t j;
+};
+// dx = X - sx[j], dy = Y - sy[j], t = fma(dx, dx, fma(dy, dy, -protected2)).
+__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline))
+inline Avx512Tested avx512_test(std::uint32_t j, const float* sx, const float* sy, __m512 X, __m512 Y,
+                                __m512 minus_protected2) {
+  Avx512Tested c;
+  c.j = j;
+  asm volatile(
+      "vsubps (%[sx],%q[j],4)%{1to16%}, %[X], %[dx]\n\t"
+      "vsubps (%[sy],%q[j],4)%{1to16%}, %[Y], %[dy]\n\t"
+      "vmovaps %[mp2], %[t]\n\t"
+      "vfmadd231ps %[dy], %[dy], %[t]\n\t"
+      "vfmadd231ps %[dx], %[dx], %[t]"
+      : [dx] "=&v"(c.dx), [dy] "=&v"(c.dy), [t] "=&v"(c.t)
+      : [sx] "r"(sx), [sy] "r"(sy), [j] "r"(std::uint64_t(j)), [X] "v"(X), [Y] "v"(Y), [mp2] "v"(minus_protected2)
+      : "memory");
+  return c;
+}
+
 // The seven neighbour sums of sixteen lanes: LaneSums on AVX-512 mask registers, a pair added
 // to the separation sums or the visible ones by mask (a masked-out lane keeps its sum where
 // the portable one adds +0.0: no difference, see LaneSums). Three of the visible sums are
@@ -156,7 +184,36 @@ struct Avx512Sums {
         : [count] "+v"(count)
         : [minus_one] "v"(_mm512_set1_epi32(-1)), [visible] "Yk"(visible));
   }
+  // add() of a candidate tested ahead (avx512_test; the software-pipelined loop): the two
+  // compares of rules::cornell_classify, then the same seven sums in the same order. The
+  // constants are zero, 1.0, rules::visible_band_bits and -1 in every lane (arguments, not a
+  // struct, so that they stay in registers across the asm's "memory" clobber).
+  __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) void add_tested(
+      const Avx512Tested& c, const float* sx, const float* sy, const float* svx, const float* svy, __m512 zero,
+      __m512 ones, __m512i band, __m512i minus_one);
 };
+
+__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) inline void Avx512Sums::add_tested(
+    const Avx512Tested& c, const float* sx, const float* sy, const float* svx, const float* svy, __m512 zero,
+    __m512 ones, __m512i band, __m512i minus_one) {
+  __mmask16 separate, visible;
+  asm volatile(
+      "vcmpltps %[zero], %[t], %[sep]\n\t"
+      "vpcmpltud %[band], %[t], %[vis]\n\t"
+      "vaddps %[dx], %[cdx], %[cdx]%{%[sep]%}\n\t"
+      "vaddps %[dy], %[cdy], %[cdy]%{%[sep]%}\n\t"
+      "vfmadd231ps (%[sx],%q[j],4)%{1to16%}, %[ones], %[xp]%{%[vis]%}\n\t"
+      "vfmadd231ps (%[sy],%q[j],4)%{1to16%}, %[ones], %[yp]%{%[vis]%}\n\t"
+      "vfmadd231ps (%[svx],%q[j],4)%{1to16%}, %[ones], %[xv]%{%[vis]%}\n\t"
+      "vaddps (%[svy],%q[j],4)%{1to16%}, %[yv], %[yv]%{%[vis]%}\n\t"
+      "vpsubd %[m1], %[count], %[count]%{%[vis]%}"
+      : [cdx] "+v"(cdx), [cdy] "+v"(cdy), [xp] "+v"(xp), [yp] "+v"(yp), [xv] "+v"(xv), [yv] "+v"(yv),
+        [count] "+v"(count), [sep] "=&Yk"(separate), [vis] "=&Yk"(visible)
+      : [t] "v"(c.t), [dx] "v"(c.dx), [dy] "v"(c.dy), [zero] "v"(zero), [band] "v"(band), [ones] "v"(ones),
+        [m1] "v"(minus_one), [sx] "r"(sx), [sy] "r"(sy), [svx] "r"(svx), [svy] "r"(svy),
+        [j] "r"(std::uint64_t(c.j))
+      : "memory");
+}
 
 // cornell_group with 16-lane registers and mask registers, for the boids in slots [b, e),
 // e - b <= 16. Lane for lane the same additions in the same order as the portable kernel
@@ -193,16 +250,57 @@ void cornell_group_avx512(const CornellPass& k, std::uint32_t b, std::uint32_t e
     const __mmask16 visible = _mm512_mask_cmplt_epu32_mask(live, _mm512_castps_si512(t), band);
     s.add(dx, dy, ox, oy, ovx, ovy, separate, visible);
   };
-  // Two candidates an iteration, in slot order, then the odd one: the loop's count, compare
-  // and branch shared by two (0.7-2 % of the boids pass after 2,000 warm-up steps in paired
-  // runs, none after 500).
   BlockSlots slots(block);
-  for (; slots.left() >= 2; slots.advance()) {
-    add_candidate(slots.slot());
-    slots.advance();
-    add_candidate(slots.slot());
+  if constexpr (!BoxTest && !MaskSelf) {
+    // The common case, software-pipelined: each candidate's offsets and fused test
+    // (avx512_test) are computed kAhead candidates before its compares and sums
+    // (Avx512Sums::add_tested), so by the time the sums are issued their inputs are ready and
+    // the out-of-order window is not filled with instructions waiting on the load -> subtract
+    // -> two FMAs chain of the next few candidates. Unrolled by kAhead, one set of registers
+    // a candidate in flight (no copies between them); the candidates are still summed one by
+    // one in slot order, so the same bits. The tests run up to kAhead slots past the block's
+    // end (BlockSlots::slot_at: inside the arrays' padding) and are not summed. The boids
+    // pass after 2,000 warm-up steps: 5-7 % faster (docs/performance.md, "The candidate loop
+    // software-pipelined").
+    // Four ahead: 26 of the 32 vector registers (three a candidate in flight); five or six
+    // ran no faster and spill the scalar slots to the stack.
+    constexpr std::uint32_t kAhead = 4;
+    static_assert(kAhead <= kSlotPadding);
+    // Locals, not k's members: the stages' "memory" clobber would reload those every time.
+    const float *const sx = k.sx, *const sy = k.sy, *const svx = k.svx, *const svy = k.svy;
+    const __m512 zero = _mm512_setzero_ps(), ones = _mm512_set1_ps(1.0f);
+    const __m512i minus_one = _mm512_set1_epi32(-1);
+    auto test = [&](std::uint32_t count) __attribute__((always_inline, target("avx512f,avx512vl,avx512bw,avx512dq"))) {
+      return avx512_test(slots.slot_at(count), sx, sy, X, Y, minus_protected2);
+    };
+    auto sum = [&](const Avx512Tested& tested) __attribute__((always_inline, target("avx512f,avx512vl,avx512bw,avx512dq"))) {
+      s.add_tested(tested, sx, sy, svx, svy, zero, ones, band, minus_one);
+    };
+    const std::uint32_t total = slots.left();
+    Avx512Tested ahead[kAhead];
+#pragma GCC unroll 16
+    for (std::uint32_t u = 0; u < kAhead; ++u) ahead[u] = test(u);
+    std::uint32_t count = 0;
+    for (; count + kAhead <= total; count += kAhead) {
+#pragma GCC unroll 16
+      for (std::uint32_t u = 0; u < kAhead; ++u) {
+        sum(ahead[u]);
+        ahead[u] = test(count + kAhead + u);
+      }
+    }
+#pragma GCC unroll 16
+    for (std::uint32_t u = 0; u + 1 < kAhead; ++u)
+      if (count + u < total) sum(ahead[u]);
+  } else {
+    // Two candidates an iteration, in slot order, then the odd one: the loop's count, compare
+    // and branch shared by two.
+    for (; slots.left() >= 2; slots.advance()) {
+      add_candidate(slots.slot());
+      slots.advance();
+      add_candidate(slots.slot());
+    }
+    if (slots.left() > 0) add_candidate(slots.slot());
   }
-  if (slots.left() > 0) add_candidate(slots.slot());
   // The update, sixteen lanes at a time, straight from the registers.
   cornell_update_16(k, b, e - b, s.cdx, s.cdy, s.xp, s.yp, s.xv, s.yv, _mm512_cvtepi32_ps(s.count), box);
 }

@@ -251,10 +251,15 @@ class BlockSlots {
         offset1_(block.run[2] - end0_),  // unsigned wrap-around: exact either way
         offset2_(block.run[4] - end1_) {}
   std::uint32_t left() const { return total_ - count_; }  // the slots still to visit, this one included
-  [[gnu::always_inline]] std::uint32_t slot() const {
-    std::uint32_t offset = count_ >= end0_ ? offset1_ : offset0_;
-    offset = count_ >= end1_ ? offset2_ : offset;
-    return count_ + offset;
+  [[gnu::always_inline]] std::uint32_t slot() const { return slot_at(count_); }
+  // The slot of candidate `count` (0 is the block's first). Past the block's end (count >=
+  // left() at the start) it goes on counting from the last run's end: slots the padding of
+  // the sorted arrays covers for up to kSlotPadding candidates past the end, so a loop may
+  // read ahead there without a test.
+  [[gnu::always_inline]] std::uint32_t slot_at(std::uint32_t count) const {
+    std::uint32_t offset = count >= end0_ ? offset1_ : offset0_;
+    offset = count >= end1_ ? offset2_ : offset;
+    return count + offset;
   }
   [[gnu::always_inline]] void advance() { ++count_; }
 
