@@ -5,6 +5,7 @@
 // to take every parallel path give the same state on 1, 2 and 3 threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -148,7 +149,8 @@ TEST(FastEngine, ParallelCountingSortEqualsSerialSort) {
 // The kernels' one loop over a block visits exactly the slots of the three nested run loops,
 // in their order: for every layout of runs of 0-3 slots with gaps of 0-2 between them (empty
 // runs first, between and last; runs that touch), and the grid's edge rows, whose missing
-// runs are {0, 0} after non-empty ones.
+// runs are {0, 0} after non-empty ones; and the slots past the block's end stay inside the
+// arrays' padding.
 TEST(FastEngine, BlockSlotsWalkTheRunsInOrder) {
   auto check = [](const grid_step::BlockRuns& block) {
     std::vector<std::uint32_t> nested, walked;
@@ -157,6 +159,12 @@ TEST(FastEngine, BlockSlotsWalkTheRunsInOrder) {
     for (grid_step::BlockSlots slots(block); slots.left() > 0; slots.advance()) walked.push_back(slots.slot());
     EXPECT_EQ(walked, nested) << block.run[0] << " " << block.run[1] << " " << block.run[2] << " " << block.run[3]
                               << " " << block.run[4] << " " << block.run[5];
+    // The software-pipelined loop tests the slots up to kSlotPadding candidates past the
+    // block's end: they must stay inside the arrays, whose padding starts at the largest run end.
+    const grid_step::BlockSlots slots(block);
+    const std::uint32_t end = std::max({block.run[1], block.run[3], block.run[5]});
+    for (std::uint32_t u = 0; u < grid_step::kSlotPadding; ++u)
+      EXPECT_LT(slots.slot_at(slots.left() + u), end + grid_step::kSlotPadding) << u;
   };
   int layouts = 0;
   for (std::uint32_t first = 0; first < 3; ++first)
