@@ -2,11 +2,14 @@
 // core/src/cornell_kernel_avx512.hpp (sixteen boids in the lanes, one candidate broadcast at a
 // time, the fused neighbour test, the seven masked sums of its Avx512Sums) over 53 and over
 // 176 candidates in L1 (a run-time count, as the engine's: about 176 lanes a boid after 2,000
-// steps), and variants of it with one piece left out or done another way. Variants marked
+// steps): `engine` as the kernel runs it, each candidate tested four ahead of its sums
+// (avx512_test, Avx512Sums::add_tested); the others test and sum each candidate in turn, as
+// the loop did before, with one piece left out or done another way. Variants marked
 // "(wrong)" give other results: they only time what the missing piece costs. ns a candidate =
 // 1e9 / items_per_second (for two_registers, a candidate tested against 32 boids).
 //   build/bench/candidate_loop --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
-// (docs/performance.md, "The candidate loop's operations" and "The fused neighbour test").
+// (docs/performance.md, "The candidate loop's operations", "The fused neighbour test" and
+// "The candidate loop software-pipelined").
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
