@@ -3,7 +3,7 @@
 // time, the fused neighbour test, the seven masked sums of its Avx512Sums) over 53 and over
 // 176 candidates in L1 (a run-time count, as the engine's: about 176 lanes a boid after 2,000
 // steps): `engine` as the kernel runs it, each candidate tested four ahead of its sums
-// (avx512_test, Avx512Sums::add_tested); the others test and sum each candidate in turn, as
+// (Avx512Sums::add_pipelined); the others test and sum each candidate in turn, as
 // the loop did before, with one piece left out or done another way. Variants marked
 // "(wrong)" give other results: they only time what the missing piece costs. ns a candidate =
 // 1e9 / items_per_second (for two_registers, a candidate tested against 32 boids).
@@ -25,7 +25,7 @@ using flockscope::grid_step::Avx512Sums;
 
 enum Variant : int {
   kEngine,      // as the engine: software-pipelined, each candidate tested four ahead of its
-                // sums (avx512_test, Avx512Sums::add_tested)
+                // sums (Avx512Sums::add_pipelined)
   kOneAtATime,  // each candidate tested and summed in turn: the fused test (rules::offset_d2),
                 // two compares, seven sums (the engine's loop before the pipelining)
   kPlainD2,     // d^2 = dx * dx + dy * dy, then two compares and "and not separate" (the seeds'
@@ -146,27 +146,9 @@ __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), noinline)) void can
   Avx512Sums sums = Avx512Sums::zero();
   if constexpr (V == kEngine) {
     // cornell_group_avx512's loop, the slots in a row (the engine's come from BlockSlots).
-    using flockscope::grid_step::avx512_test;
-    const __m512 zero = _mm512_setzero_ps(), ones = _mm512_set1_ps(1.0f);
-    const __m512i minus_one = _mm512_set1_epi32(-1);
-    auto sum = [&](const flockscope::grid_step::Avx512Tested& c) FLOCKSCOPE_AVX512 {
-      sums.add_tested(c, sx, sy, svx, svy, zero, ones, ranges.band, minus_one);
-    };
-    constexpr int kAhead = 4;
-    flockscope::grid_step::Avx512Tested ahead[kAhead];
-#pragma GCC unroll 16
-    for (int u = 0; u < kAhead; ++u) ahead[u] = avx512_test(std::uint32_t(u), sx, sy, X, Y, ranges.minus_protected2);
-    int count = 0;
-    for (; count + kAhead <= n; count += kAhead) {
-#pragma GCC unroll 16
-      for (int u = 0; u < kAhead; ++u) {
-        sum(ahead[u]);
-        ahead[u] = avx512_test(std::uint32_t(count + kAhead + u), sx, sy, X, Y, ranges.minus_protected2);
-      }
-    }
-#pragma GCC unroll 16
-    for (int u = 0; u + 1 < kAhead; ++u)
-      if (count + u < n) sum(ahead[u]);
+    sums.add_pipelined(
+        std::uint32_t(n), [](std::uint32_t count) { return count; }, sx, sy, svx, svy, X, Y, ranges.minus_protected2,
+        ranges.band);
   } else if constexpr (V == kTwoSums || V == kEmbeddedBroadcasts || V == kNoMasks || V == kTwoRegisters) {
     other_loop<V>(sx, sy, svx, svy, n, X, Y, ranges, sums);
   } else {

@@ -115,12 +115,11 @@ inline void cornell_update_16(const CornellPass& k, std::uint32_t i, std::uint32
   if (m > kLanes) box.add({half_of(nx, 1), half_of(ny, 1)}, m - kLanes);
 }
 
-// The software-pipelined loop's two stages (cornell_group_avx512; bench/candidate_loop times
-// them). They are inline asm because GCC 12, given them as intrinsics, moves the tests back
-// after the sums and copies the sums from register to register between candidates (the pass
-// then ran slower than the plain loop). The instructions are rules::offset_d2's and
-// Avx512Sums::add's, with the candidate's values read by the instructions themselves
-// ({1to16} broadcasts).
+// The two stages of the software-pipelined loop (Avx512Sums::add_pipelined). They are inline
+// asm because GCC 12, given them as intrinsics, moves the tests back after the sums and copies
+// the sums from register to register between candidates (the pass then ran slower than the
+// plain loop). The instructions are rules::offset_d2's and Avx512Sums::add's, with the
+// candidate's values read by the instructions themselves ({1to16} broadcasts).
 struct Avx512Tested {  // one candidate (slot j) against the sixteen lanes
   __m512 dx, dy, t;  // t = rules::offset_d2
   std::uint32_t j;
@@ -191,6 +190,22 @@ struct Avx512Sums {
   __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) void add_tested(
       const Avx512Tested& c, const float* sx, const float* sy, const float* svx, const float* svy, __m512 zero,
       __m512 ones, __m512i band, __m512i minus_one);
+  // The software-pipelined loop over candidates 0 .. total - 1 (candidate `count` at slot
+  // slot_of(count)) against the lanes (X, Y): each candidate tested (avx512_test) kAhead
+  // candidates before its compares and sums (add_tested), so by the time the sums are issued
+  // their inputs are ready and the out-of-order window is not filled with instructions
+  // waiting on the load -> subtract -> two FMAs chain of the next few candidates. Unrolled by
+  // kAhead, one set of registers a candidate in flight (no copies between them); the
+  // candidates are still summed one by one in order, so the same bits as add(). The tests run
+  // up to kAhead candidates past the end (slot_of must give slots inside the arrays' padding
+  // there: BlockSlots::slot_at does) and are not summed. Four ahead: 26 of the 32 vector
+  // registers (three a candidate in flight); five or six ran no faster and spill the scalar
+  // slots to the stack. The loop runs 9 % faster than one candidate at a time, the boids pass
+  // 3-7 % (docs/performance.md, "The candidate loop software-pipelined").
+  template <class SlotOf>
+  __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) void add_pipelined(
+      std::uint32_t total, SlotOf slot_of, const float* sx, const float* sy, const float* svx, const float* svy,
+      __m512 X, __m512 Y, __m512 minus_protected2, __m512i band);
 };
 
 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) inline void Avx512Sums::add_tested(
@@ -213,6 +228,31 @@ __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) inl
         [m1] "v"(minus_one), [sx] "r"(sx), [sy] "r"(sy), [svx] "r"(svx), [svy] "r"(svy),
         [j] "r"(std::uint64_t(c.j))
       : "memory");
+}
+
+template <class SlotOf>
+__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) inline void Avx512Sums::add_pipelined(
+    std::uint32_t total, SlotOf slot_of, const float* sx, const float* sy, const float* svx, const float* svy,
+    __m512 X, __m512 Y, __m512 minus_protected2, __m512i band) {
+  constexpr std::uint32_t kAhead = 4;
+  static_assert(kAhead <= kSlotPadding);
+  // Arguments, not members of a struct: the stages' "memory" clobber would reload those.
+  const __m512 zero = _mm512_setzero_ps(), ones = _mm512_set1_ps(1.0f);
+  const __m512i minus_one = _mm512_set1_epi32(-1);
+  Avx512Tested ahead[kAhead];
+#pragma GCC unroll 16
+  for (std::uint32_t u = 0; u < kAhead; ++u) ahead[u] = avx512_test(slot_of(u), sx, sy, X, Y, minus_protected2);
+  std::uint32_t summed = 0;
+  for (; summed + kAhead <= total; summed += kAhead) {
+#pragma GCC unroll 16
+    for (std::uint32_t u = 0; u < kAhead; ++u) {
+      add_tested(ahead[u], sx, sy, svx, svy, zero, ones, band, minus_one);
+      ahead[u] = avx512_test(slot_of(summed + kAhead + u), sx, sy, X, Y, minus_protected2);
+    }
+  }
+#pragma GCC unroll 16
+  for (std::uint32_t u = 0; u + 1 < kAhead; ++u)
+    if (summed + u < total) add_tested(ahead[u], sx, sy, svx, svy, zero, ones, band, minus_one);
 }
 
 // cornell_group with 16-lane registers and mask registers, for the boids in slots [b, e),
@@ -252,47 +292,11 @@ void cornell_group_avx512(const CornellPass& k, std::uint32_t b, std::uint32_t e
   };
   BlockSlots slots(block);
   if constexpr (!BoxTest && !MaskSelf) {
-    // The common case, software-pipelined: each candidate's offsets and fused test
-    // (avx512_test) are computed kAhead candidates before its compares and sums
-    // (Avx512Sums::add_tested), so by the time the sums are issued their inputs are ready and
-    // the out-of-order window is not filled with instructions waiting on the load -> subtract
-    // -> two FMAs chain of the next few candidates. Unrolled by kAhead, one set of registers
-    // a candidate in flight (no copies between them); the candidates are still summed one by
-    // one in slot order, so the same bits. The tests run up to kAhead slots past the block's
-    // end (BlockSlots::slot_at: inside the arrays' padding) and are not summed. The loop
-    // runs 9 % faster, the boids pass 3-7 % (docs/performance.md, "The candidate loop
-    // software-pipelined").
-    // Four ahead: 26 of the 32 vector registers (three a candidate in flight); five or six
-    // ran no faster and spill the scalar slots to the stack.
-    constexpr std::uint32_t kAhead = 4;
-    static_assert(kAhead <= kSlotPadding);
-    // Locals, not k's members: the stages' "memory" clobber would reload those every time.
-    const float *const sx = k.sx, *const sy = k.sy, *const svx = k.svx, *const svy = k.svy;
-    const __m512 zero = _mm512_setzero_ps(), ones = _mm512_set1_ps(1.0f);
-    const __m512i minus_one = _mm512_set1_epi32(-1);
-    auto test = [&](std::uint32_t count)
-                    __attribute__((always_inline, target("avx512f,avx512vl,avx512bw,avx512dq"))) {
-      return avx512_test(slots.slot_at(count), sx, sy, X, Y, minus_protected2);
-    };
-    auto sum = [&](const Avx512Tested& tested)
-                   __attribute__((always_inline, target("avx512f,avx512vl,avx512bw,avx512dq"))) {
-      s.add_tested(tested, sx, sy, svx, svy, zero, ones, band, minus_one);
-    };
-    const std::uint32_t total = slots.left();
-    Avx512Tested ahead[kAhead];
-#pragma GCC unroll 16
-    for (std::uint32_t u = 0; u < kAhead; ++u) ahead[u] = test(u);
-    std::uint32_t count = 0;
-    for (; count + kAhead <= total; count += kAhead) {
-#pragma GCC unroll 16
-      for (std::uint32_t u = 0; u < kAhead; ++u) {
-        sum(ahead[u]);
-        ahead[u] = test(count + kAhead + u);
-      }
-    }
-#pragma GCC unroll 16
-    for (std::uint32_t u = 0; u + 1 < kAhead; ++u)
-      if (count + u < total) sum(ahead[u]);
+    // The common case: Avx512Sums::add_pipelined over the block's slots.
+    s.add_pipelined(
+        slots.left(),
+        [&slots](std::uint32_t count) __attribute__((always_inline)) { return slots.slot_at(count); }, k.sx, k.sy,
+        k.svx, k.svy, X, Y, minus_protected2, band);
   } else {
     // Two candidates an iteration, in slot order, then the odd one: the loop's count, compare
     // and branch shared by two.
