@@ -1,49 +1,130 @@
 #!/usr/bin/env bash
-# Every test in one command: installs the dependencies (Debian packages), then builds and
-# runs the whole ctest suite twice (optimised, and with AddressSanitizer + UBSan), the link
-# and window tests a third time with ThreadSanitizer, then fuzzes the protocol decoder for
-# a bounded time. FUZZ_SECONDS (default 60) bounds the fuzzer.
+# Every test in one command (what CI runs), or one tier or stage of it. Installs the
+# dependencies (Debian packages) first.
+#
+#   ./test.sh              every stage below, in this order
+#   ./test.sh quick        the quick tier in the release build (run before each commit)
+#   ./test.sh STAGE ...    some stages: firmware release asan tsan fuzz
+#
+# The stages (CONTRIBUTING.md says what each covers):
+#   firmware  the RP2040 images and the emulator's boot ROM (firmware_pico/build.sh)
+#   release   optimised build; every tier: quick, slow, emulator (the firmware in rp2040js), mpi
+#   asan      AddressSanitizer + UBSan build; every tier but the emulator's (it runs our
+#             firmware in node, no host memory of ours)
+#   tsan      ThreadSanitizer build of the threaded parts (the link's worker, the window's
+#             Explore workers, the sweeps' threads); their quick tier
+#   fuzz      the protocol decoder under libFuzzer for FUZZ_SECONDS (default 60)
+# Each stage's time is printed at the end, with one "N passed, 0 failed" line over the
+# ctest runs.
 set -euo pipefail
 cd "$(dirname "$0")"
-scripts/install-deps.sh firmware fuzz mpi
+
+all_stages=(firmware release asan tsan fuzz)
+quick=0
+stages=()
+for arg in "$@"; do
+  case "$arg" in
+    quick) quick=1 ;;
+    firmware|release|asan|tsan|fuzz) stages+=("$arg") ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "test.sh: unknown stage '$arg' (quick, ${all_stages[*]})" >&2; exit 2 ;;
+  esac
+done
+if [ "$quick" -eq 1 ] && [ ${#stages[@]} -gt 0 ]; then
+  echo "test.sh: 'quick' runs alone (it is the release build's quick tier)" >&2; exit 2
+fi
+[ "$quick" -eq 1 ] || [ ${#stages[@]} -gt 0 ] || stages=("${all_stages[@]}")
+
+has_stage() { local s; for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
+
 jobs=$(nproc)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+times=()
+stage_start=0
+begin() { echo; echo "== $*"; stage_start=$SECONDS; }
+end() { times+=("$(printf '%-9s %5d s' "$1" $((SECONDS - stage_start)))"); }
 
-echo "== firmware (RP2040: the board's image, the one- and two-core emulator images and the board's image for the emulator (VGA), the emulator's boot ROM stand-in)"
-firmware_pico/build.sh -j "$jobs"
+# Every test carries one tier label (tests/tiers.cmake); a test without one would run in
+# no tier that a developer runs before a commit.
+check_labels() {
+  local unlabelled
+  unlabelled=$(ctest --test-dir "$1" -N -LE '.+' | grep -cE '^ +Test +#' || true)
+  if [ "$unlabelled" -ne 0 ]; then
+    ctest --test-dir "$1" -N -LE '.+' >&2
+    echo "test.sh: $unlabelled test(s) in $1 without a tier label (tests/tiers.cmake)" >&2
+    exit 1
+  fi
+}
 
-echo "== release build and tests"
-# Every option spelled out: ./run.sh configures the same build/ with tests off, and the
-# cache would otherwise keep them off.
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLOCKSCOPE_TESTS=ON -DFLOCKSCOPE_BENCH=ON -DFLOCKSCOPE_SANITIZE=OFF > /dev/null
-cmake --build build -j"$jobs"
-ctest --test-dir build --no-tests=error --output-on-failure -j"$jobs" | tee -a "$log"
+# The presets (CMakePresets.json) spell every option out: ./run.sh configures the same
+# build/ with tests off, and the cache would otherwise keep them off.
+configure() { cmake --preset "$1" > /dev/null; }
 
-echo "== sanitizer build (ASan + UBSan) and tests"
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOCKSCOPE_SANITIZE=ON -DFLOCKSCOPE_TESTS=ON -DFLOCKSCOPE_BENCH=OFF > /dev/null
-cmake --build build-asan -j"$jobs"
-# The 60 s mirror at 2,000 boids is the release pass's; here the same
-# path runs 20 s, for memory errors rather than throughput.
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 FLOCKSCOPE_MIRROR_SECONDS=20 \
-  ctest --test-dir build-asan --no-tests=error --output-on-failure -j"$jobs" | tee -a "$log"
+begin "dependencies"
+groups=()
+has_stage firmware && groups+=(firmware)
+has_stage fuzz && groups+=(fuzz)
+if has_stage release || has_stage asan; then groups+=(mpi firmware); fi
+[ "$quick" -eq 1 ] && groups+=(firmware)  # the protocol's RP2040 cross-compile check is quick
+scripts/install-deps.sh "${groups[@]}"
+end deps
 
-echo "== ThreadSanitizer build of the link and window tests"
-# The link's worker thread and the window that takes its queue; the virtual board
-# (flockscope) is built too, as those tests start it.
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOCKSCOPE_TSAN=ON -DFLOCKSCOPE_SANITIZE=OFF -DFLOCKSCOPE_TESTS=ON -DFLOCKSCOPE_BENCH=OFF > /dev/null
-cmake --build build-tsan -j"$jobs" --target flockscope test_link test_link_board test_link_mirror test_gui
-# Not here: the firmware in the emulator (link.emulator: no host threads of ours) and the
-# 2,000-boid 30 fps throughput run, which measures speed that TSan's instrumentation takes
-# away; both run in the release and ASan passes.
-TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 FLOCKSCOPE_MIRROR_SECONDS=10 \
-  ctest --test-dir build-tsan --no-tests=error --output-on-failure -R '^(link|gui)[.]' \
-    -E '^link[.]emulator$|TwoThousandBoidsAt30Fps' -j"$jobs" | tee -a "$log"
+if [ "$quick" -eq 1 ]; then
+  begin "release build, quick tier"
+  configure release
+  cmake --build --preset release -j"$jobs"
+  check_labels build
+  ctest --preset quick -j"$jobs" | tee -a "$log"
+  end quick
+fi
 
-echo "== protocol decoder fuzzing (${FUZZ_SECONDS:-60} s)"
-scripts/fuzz-protocol.sh "${FUZZ_SECONDS:-60}"
+if has_stage firmware; then
+  begin "firmware (RP2040: the board's images, the emulator's images, the lab example, the emulator's boot ROM stand-in)"
+  firmware_pico/build.sh -j "$jobs"
+  end firmware
+fi
 
-# One closing line over the three ctest runs (set -e stops at the first failure, so none failed).
+if has_stage release; then
+  begin "release build, every tier (quick, slow, emulator, mpi)"
+  configure release
+  cmake --build --preset release -j"$jobs"
+  check_labels build
+  ctest --preset release -j"$jobs" | tee -a "$log"
+  end release
+fi
+
+if has_stage asan; then
+  begin "sanitizer build (ASan + UBSan), every tier but the emulator's"
+  configure asan
+  cmake --build --preset asan -j"$jobs"
+  check_labels build-asan
+  # The 60 s mirror at 2,000 boids runs 20 s here (the preset sets FLOCKSCOPE_MIRROR_SECONDS),
+  # for memory errors rather than throughput.
+  ctest --preset asan -j"$jobs" | tee -a "$log"
+  end asan
+fi
+
+if has_stage tsan; then
+  begin "ThreadSanitizer build of the threaded parts, their quick tier"
+  configure tsan
+  cmake --build --preset tsan -j"$jobs"
+  # The engine's OpenMP loops run on one thread here (libgomp's synchronisation is invisible
+  # to TSan); the sweeps' threads, the link's worker and the window's Explore workers are ours.
+  ctest --preset tsan -j"$jobs" | tee -a "$log"
+  end tsan
+fi
+
+if has_stage fuzz; then
+  begin "protocol decoder fuzzing (${FUZZ_SECONDS:-60} s)"
+  scripts/fuzz-protocol.sh "${FUZZ_SECONDS:-60}"
+  end fuzz
+fi
+
+echo
+echo "== stage times"
+printf '  %s\n' "${times[@]}"
+# One closing line over the ctest runs (set -e stops at the first failure, so none failed).
 total=$(grep -oE 'tests passed, 0 tests failed out of [0-9]+' "$log" | awk '{s += $NF} END {print s + 0}')
 echo "all test stages passed"
 echo "$total passed, 0 failed"

@@ -227,25 +227,36 @@ void cornell_sum_range(rules::CornellSums<float>& out, float x, float y, std::ui
 }
 
 
+struct CpuKernels {
+  bool avx2 = false, avx512 = false;
+};
+
+const CpuKernels& cpu_kernels() {
+#ifdef FLOCKSCOPE_HAVE_X86_KERNELS
+  static const CpuKernels k{
+      .avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"),
+      .avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq")};
+#else
+  static const CpuKernels k;
+#endif
+  return k;
+}
+
 // The grid step's kernel: the best the CPU has (AVX-512 F/VL/BW/DQ, then AVX2 with FMA, then
 // the portable one), or FLOCKSCOPE_KERNEL=portable|avx2|avx512 from the environment where the
 // CPU has it (tests compare the kernels' results bit for bit; benchmarks time each one).
 // Read at every step (a getenv per step is nothing), so a test can switch it between runs.
 grid_step::GridKernel grid_kernel() {
   using grid_step::GridKernel;
-#ifdef FLOCKSCOPE_HAVE_X86_KERNELS
-  static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-                             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-  const bool avx512 = false, avx2 = false;
-#endif
-  const GridKernel best = avx512 ? GridKernel::Avx512 : avx2 ? GridKernel::Avx2 : GridKernel::Portable;
+  const CpuKernels& cpu = cpu_kernels();
+  const GridKernel best = cpu.avx512 ? GridKernel::Avx512 : cpu.avx2 ? GridKernel::Avx2 : GridKernel::Portable;
   const char* v = std::getenv("FLOCKSCOPE_KERNEL");
   if (v == nullptr) return best;
   const std::string_view asked(v);
   if (asked == "portable") return GridKernel::Portable;
-  if (asked == "avx2" && avx2) return GridKernel::Avx2;
+  if (asked == "avx2" && cpu.avx2) return GridKernel::Avx2;
+  if (asked == "avx512" && cpu.avx512) return GridKernel::Avx512;
   return best;
 }
 
@@ -259,6 +270,13 @@ float interaction_radius(const Params& p) {
   return float(std::max(p.visualRange, p.protectedRange));
 }
 }  // namespace
+
+bool grid_kernel_supported(std::string_view name) {
+  if (name == "portable") return true;
+  if (name == "avx2") return cpu_kernels().avx2;
+  if (name == "avx512") return cpu_kernels().avx512;
+  return false;
+}
 
 void Flock::sort_into_grid(float radius, bool have_box) {
   const std::size_t n = size();

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "flockscope/core/grid.hpp"
@@ -27,6 +28,11 @@ struct FlockSnapshot {
   std::vector<float> x, y, vx, vy;
   std::size_t size() const { return x.size(); }
 };
+
+// Whether this CPU runs the grid step's neighbour kernel of that name: "portable" always,
+// "avx2" (with FMA) and "avx512" (F, VL, BW and DQ) where the CPU has them. The step takes
+// the best one, or the one FLOCKSCOPE_KERNEL names if the CPU has it.
+bool grid_kernel_supported(std::string_view name);
 
 // Scout group of a boid id: 0 none, 1 biased right (ids [0, scouts1)), 2 biased left (next scouts2).
 int scout_group(const Params& p, std::uint32_t id);
