@@ -201,7 +201,7 @@ struct Avx512Sums {
   // there: BlockSlots::slot_at does) and are not summed. Four ahead: 26 of the 32 vector
   // registers (three a candidate in flight); five or six ran no faster and spill the scalar
   // slots to the stack. The loop runs 9 % faster than one candidate at a time, the boids pass
-  // 3-7 % (docs/performance.md, "The candidate loop software-pipelined").
+  // 3-7 % (bench/results/engine-journal.md, "The candidate loop software-pipelined").
   template <class SlotOf>
   __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) void add_pipelined(
       std::uint32_t total, SlotOf slot_of, const float* sx, const float* sy, const float* svx, const float* svy,
