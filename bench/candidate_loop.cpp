@@ -3,13 +3,14 @@
 // time, the fused neighbour test, the seven masked sums of its Avx512Sums) over 53 and over
 // 176 candidates in L1 (a run-time count, as the engine's: about 176 lanes a boid after 2,000
 // steps): `engine` as the kernel runs it, each candidate tested four ahead of its sums
-// (Avx512Sums::add_pipelined); the others test and sum each candidate in turn, as
-// the loop did before, with one piece left out or done another way. Variants marked
+// (Avx512Sums::add_pipelined); the others test and sum each candidate in turn (the plain
+// form of the loop), with one piece left out or done another way. Variants marked
 // "(wrong)" give other results: they only time what the missing piece costs. ns a candidate =
 // 1e9 / items_per_second (for two_registers, a candidate tested against 32 boids).
 //   build/bench/candidate_loop --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
-// (docs/performance.md, "The candidate loop's operations", "The fused neighbour test" and
-// "The candidate loop software-pipelined").
+// (docs/performance.md, "What bounds it"; the measurements in
+// bench/results/engine-journal.md, "The fused neighbour test" and "The candidate loop
+// software-pipelined").
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -27,9 +28,9 @@ enum Variant : int {
   kEngine,      // as the engine: software-pipelined, each candidate tested four ahead of its
                 // sums (Avx512Sums::add_pipelined)
   kOneAtATime,  // each candidate tested and summed in turn: the fused test (rules::offset_d2),
-                // two compares, seven sums (the engine's loop before the pipelining)
+                // two compares, seven sums (the loop without pipelining)
   kPlainD2,     // d^2 = dx * dx + dy * dy, then two compares and "and not separate" (the seeds'
-                // form, the engine's loop before the fused test): other roundings
+                // form, without the fused test): other roundings
   kNoCount,     // without the count (wrong)
   kNoSeparate,  // without the two separation sums (wrong)
   kAllFma,       // the fourth visible sum as a masked FMA by 1.0 too (the same bits)

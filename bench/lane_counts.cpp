@@ -3,10 +3,11 @@
 // bench`), runs WARMUP steps on 2 threads, sorts the result into cells as tall as the visual
 // range (40 px) and COLUMNS to that height (2, the default, as the engine's; 1 for square
 // cells) and prints, per boid: the candidates in its block (3x3 cells when square), the
-// neighbours within the visual range, the lanes a 16-candidate chunk loop over its block
-// would run (the engine before 67f548c), and the lanes the one-boid-a-lane kernels run (every
-// lane of a group sees every candidate of the group's block: RowGroups, as the engine groups
-// them, with 16 and with 8 lanes; with 24 and 32 in the last two columns). Two more counts
+// neighbours within the visual range, the lanes a loop over its block in 16-candidate
+// chunks would run (one boid at a time, its candidates in the lanes), and the lanes the
+// one-boid-a-lane kernels run (every lane of a group sees every candidate of the group's
+// block: RowGroups, as the engine groups them, with 16 and with 8 lanes; with 24 and 32 in
+// the last two columns). Two more counts
 // bound what other orders and groupings could give the 16-lane kernel (docs/performance.md):
 // the lanes if each cell's boids were in x order and each of a group's runs were cut, from
 // both ends, to the candidates within the range of the group's own x span; and the fewest

@@ -11,8 +11,8 @@
 #   BUILD_DIR  where this tree is built (default: build)
 #   BINARY     flockscope built from an earlier commit, e.g.
 #              grid-08c5ab0=/tmp/fs-prev/build/app/flockscope (a bare path is labelled
-#              grid-prev; also $FLOCKSCOPE_PREV_BIN); see README "Engine and speed" for how
-#              to build one.
+#              grid-prev; also $FLOCKSCOPE_PREV_BIN); see docs/performance.md, "How to
+#              measure", for how to build one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${1:-build}/app/flockscope"

@@ -45,8 +45,8 @@ FLOCKSCOPE_CLONES("avx2", "default") void triangles_range(const PointsView& b, c
 }  // namespace
 
 // The budget is 5 ns a boid including the memory traffic (40 bytes a boid). One thread: on
-// two shared cores, splitting it over OpenMP threads measured slower (the simulation's
-// threads and other programs hold the cores).
+// two shared cores, splitting it over OpenMP threads is slower (the simulation's threads and
+// other programs hold the cores).
 void build_boid_triangles(const PointsView& b, const ViewTransform& t, float size_px, std::vector<float>& xy) {
   xy.resize(6 * b.n);
   triangles_range(b, t, size_px, xy.data(), 0, b.n);

@@ -117,8 +117,8 @@ inline void cornell_update_16(const CornellPass& k, std::uint32_t i, std::uint32
 
 // The two stages of the software-pipelined loop (Avx512Sums::add_pipelined). They are inline
 // asm because GCC 12, given them as intrinsics, moves the tests back after the sums and copies
-// the sums from register to register between candidates (the pass then ran slower than the
-// plain loop). The instructions are rules::offset_d2's and Avx512Sums::add's, with the
+// the sums from register to register between candidates (which makes the pass slower than
+// the plain loop). The instructions are rules::offset_d2's and Avx512Sums::add's, with the
 // candidate's values read by the instructions themselves ({1to16} broadcasts).
 struct Avx512Tested {  // one candidate (slot j) against the sixteen lanes
   __m512 dx, dy, t;  // t = rules::offset_d2
@@ -176,8 +176,8 @@ struct Avx512Sums {
     yv = _mm512_mask_add_ps(yv, visible, yv, ovy);
   }
   // The count by hand: GCC 12 gives the masked integer subtraction a second register and
-  // copies the count there and back every candidate (two more instructions a candidate; the
-  // boids pass ran 2-3 % slower with them).
+  // copies the count there and back every candidate (two more instructions a candidate,
+  // 2-3 % of the boids pass).
   __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) void add_count(__mmask16 visible) {
     asm("vpsubd %[minus_one], %[count], %[count]%{%[visible]%}"
         : [count] "+v"(count)
@@ -199,9 +199,9 @@ struct Avx512Sums {
   // candidates are still summed one by one in order, so the same bits as add(). The tests run
   // up to kAhead candidates past the end (slot_of must give slots inside the arrays' padding
   // there: BlockSlots::slot_at does) and are not summed. Four ahead: 26 of the 32 vector
-  // registers (three a candidate in flight); five or six ran no faster and spill the scalar
+  // registers (three a candidate in flight); five or six are no faster and spill the scalar
   // slots to the stack. The loop runs 9 % faster than one candidate at a time, the boids pass
-  // 3-7 % (docs/performance.md, "The candidate loop software-pipelined").
+  // 3-7 % (bench/results/engine-journal.md, "The candidate loop software-pipelined").
   template <class SlotOf>
   __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline)) void add_pipelined(
       std::uint32_t total, SlotOf slot_of, const float* sx, const float* sy, const float* svx, const float* svy,

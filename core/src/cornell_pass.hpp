@@ -133,7 +133,7 @@ struct SumVectors {
 // a change here belongs there too (the kernels-agree tests compare them bit for bit). (Not
 // this function as a template on 16 lanes: GCC 12 lowers a template's 64-byte vector
 // operations for the baseline target before inlining it into the AVX-512 kernel, and some
-// compares come out one scalar lane at a time: the boids pass ran 1.4x slower.)
+// compares come out one scalar lane at a time, which makes the boids pass 1.4x slower.)
 struct NewPositions {
   v8f x, y;
 };
@@ -237,8 +237,8 @@ struct BlockRuns {
 // the block's candidates 0, 1, 2, ... and finds each one's slot by adding its run's offset,
 // picked by two compares on that count (conditional moves), so a group pays one
 // hard-to-predict loop exit instead of one a run, and the only chain from one candidate to
-// the next is the count's increment (a slot that jumped at run ends was a chain of five
-// instructions, which bounded the AVX-512 loop once its vector work got shorter). The
+// the next is the count's increment (a slot that jumps at run ends would be a chain of five
+// instructions, long enough to bound the AVX-512 loop). The
 // candidates and their order are the same. (An iterator, like RowGroups, so the loop body
 // stays in the kernel's own target.)
 class BlockSlots {

@@ -294,7 +294,7 @@ void Flock::sort_into_grid(float radius, bool have_box) {
   // frame lands in sx_.. in cell order. Parallel and stable, so the order is thread-count free.
   // Cells a range tall and half a range wide: a boid's block is 2.5 ranges wide instead of 3,
   // so the row pass runs 12 % fewer candidate lanes on a gathered flock, for twice the cells
-  // to count (docs/performance.md, "Half-width columns").
+  // to count (docs/performance.md, "The grid").
   constexpr int kColumns = 2;
   grid_.build_scatter(x, y, n, radius, threads_, [&](std::size_t i, std::uint32_t k) {
     sx[k] = x[i], sy[k] = y[i], svx[k] = vx[i], svy[k] = vy[i], sid[k] = id[i];

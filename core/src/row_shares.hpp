@@ -16,8 +16,8 @@ namespace flockscope::grid_step {
 // Thread t first takes, front to back, the rows whose boids are about slots [t n / T,
 // (t + 1) n / T): the state it writes there is what the grid build's range t reads at the
 // next step, so on most of the step each core touches lines its own cache holds (handing
-// rows out in dynamic order instead made both passes slower on this 2-core VM: measured
-// 40 against 49.6 steps/s at 1M boids, the sort 6.8 against 3.5 ns a boid). A thread whose
+// rows out in dynamic order instead makes both passes slower on this 2-core VM: 40 against
+// 49.6 steps/s at 1M boids, the sort 6.8 against 3.5 ns a boid). A thread whose
 // share is done takes rows from the back of another share, so a dense cluster in one
 // share still spreads over all threads. Each share is a (front, back) pair in one atomic
 // word. Which thread runs a row never changes a result: each boid depends only on the

@@ -22,8 +22,8 @@ struct Sums {
 
 // Boid i adds to lane i % 8 (counted from the block's start) and the lanes are added in lane
 // order, so every instruction set (chosen at run time) gives the same bits; the AVX-512 and
-// AVX2 clones take the double sqrt and division four or eight boids at a time, where the
-// baseline build took two.
+// AVX2 clones take the double sqrt and division four or eight boids at a time, the baseline
+// clone two.
 FLOCKSCOPE_CLONES("arch=x86-64-v4", "avx2", "default")
 void block_sums(const PointsView& pts, std::size_t lo, std::size_t hi, Sums& out) {
   double sx[kLanes] = {}, sy[kLanes] = {}, speed[kLanes] = {}, hx[kLanes] = {}, hy[kLanes] = {};

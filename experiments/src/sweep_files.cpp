@@ -32,7 +32,7 @@ std::vector<std::string> runs_columns(const SweepSpec& s) {
                         "formed", "formed_time"})
     c.push_back(m);
   if (consensus) c.push_back("decision"), c.push_back("decision_time"), c.push_back("naive_heading");
-  // Last: added after the others, so scripts that read the earlier columns by position still can.
+  // Last, so scripts that read the other columns by position find them where they expect.
   c.push_back("final_share_right"), c.push_back("mean_share_right");
   return c;
 }

@@ -145,7 +145,8 @@ void UniformGrid::build_scatter(const float* x, const float* y, std::size_t n, f
   // own input range's first point. The input is usually the previous step's sorted state, so a
   // range's points mostly fall in these cells: each thread then zeroes, counts, sums and turns
   // into cursors counters in its own cache, instead of reading half of them from the other
-  // core's (with cells split evenly, the prefix sums took longer on two threads than on one).
+  // core's (with the cells split evenly, the prefix sums take longer on two threads than on
+  // one).
   // Any split gives the same result.
   std::vector<std::size_t> cell_split(std::size_t(nt) + 1, cells);
   cell_split[0] = 0;
