@@ -99,7 +99,7 @@ TEST(Geometry, ColoursFollowScoutGroupsById) {
   EXPECT_EQ(c[6].g, pal.scout_left.g);   // id 1
 }
 
-// Prints the geometry cost per boid (the README's numbers come from here); asserts only
+// Prints the geometry cost per boid (docs/performance.md's figures come from here); asserts only
 // that it is finite, since timing depends on the machine and the sanitizer build.
 TEST(Geometry, TimingPerBoid) {
   for (std::size_t n : {10000ul, 100000ul, 1000000ul}) {
