@@ -3,6 +3,7 @@
 # (the RP2040 images, which also assemble the Thumb-1 routines in place of their C++
 # versions: FLOCKSCOPE_BOARD_ASM_SOURCES).
 set(FLOCKSCOPE_BOARD_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/src/asm_offsets.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/board.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/board_flock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/board_metrics.cpp

@@ -64,7 +64,7 @@ void scan_fast_cpp(ScanJob* job) {
 
 #ifndef FLOCKSCOPE_SCAN_ASM
 extern "C" void flockscope_scan_neighbours(ScanJob* job) { scan_fast_cpp(job); }
-extern "C" const void* const flockscope_scan_entries[17] = {};  // (the C++ scan has no entries)
+extern "C" const void* const flockscope_scan_entries[kScanEntriesEnd + 1] = {};  // (the C++ scan has no entries)
 #endif
 
 // ---- a cell's runs and the update run
@@ -109,7 +109,8 @@ extern "C" std::uint32_t flockscope_update_run(UpdateRun* run, std::uint32_t k, 
   ScanJob& job = *run->job;
   if (k >= end) return end;
   if (run->top) {
-    make_cell_runs(job, run->trim, run->near, run->top, run->row_bytes / 2, 5, run->lines_x, run->lines_y);
+    make_cell_runs(job, run->trim, run->near, run->top, run->row_bytes / 2, 2 * kUpdateRunReach + 1, run->lines_x,
+                   run->lines_y);
     run->top = nullptr;
   }
   for (; k < end; ++k) {
@@ -349,8 +350,9 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
   // stencil's top left cell, 2 rows and 2 columns before the cell's own).
   UpdateRun run{&job, trim_on ? &trim : nullptr, &rules, near, buf_.id, rules.scout_end, clock, 0, 0,
                 nullptr, 2 * cols, nullptr, nullptr};
-  const bool run_makes_jobs = rules_fast_ && fast_scan_ && reach_ == 2;
-  const std::uint32_t rows = rows_, top_back = 2 * cols + 3;  // next - top_back: stencil_top()
+  const bool run_makes_jobs = rules_fast_ && fast_scan_ && reach_ == kUpdateRunReach;
+  // next - top_back: stencil_top() (reach rows and reach + 1 cells back)
+  const std::uint32_t rows = rows_, top_back = kUpdateRunReach * cols + kUpdateRunReach + 1;
   job.middle_whole = middle_whole_;
   for (std::uint32_t k = begin; k < end;) {
     if (*next <= k) {  // past the cell (and any empty ones after it)
@@ -361,7 +363,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
       reuse = false;
     }
     if (!reuse) {
-      if (run_makes_jobs && stencil_inside(cx, cy, 2, cols, rows)) {
+      if (run_makes_jobs && stencil_inside(cx, cy, kUpdateRunReach, cols, rows)) {
         fast = true;
         run.top = next - top_back;
         if (trim_on) run.lines_x = stencil_lines(cx), run.lines_y = stencil_lines(cy);
