@@ -5,7 +5,7 @@
 #include "flockscope/board/board_flock.hpp"
 #include "flockscope/board/fixed.hpp"
 
-#ifndef FLOCKSCOPE_RULES_ASM
+#if !FLOCKSCOPE_RULES_ASM
 namespace flockscope::board {
 
 namespace {

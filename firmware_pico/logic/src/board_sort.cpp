@@ -35,7 +35,7 @@ inline std::uint32_t grid_line_fast(std::int32_t raw, std::int32_t pad, std::uin
 }
 }  // namespace
 
-#ifndef FLOCKSCOPE_SORT_ASM
+#if !FLOCKSCOPE_SORT_ASM
 extern "C" void flockscope_sort_cells(const SortCellsJob* job) {
   // cell_y() * cols + cell_x().
   const fix* y = job->y;
@@ -106,7 +106,7 @@ std::uint32_t BoardFlock::middle_cell() const {
 }
 
 // ---- sort_move
-#ifndef FLOCKSCOPE_SORT_ASM
+#if !FLOCKSCOPE_SORT_ASM
 extern "C" void flockscope_zero_words(std::uint32_t* p, std::uint32_t n) { std::memset(p, 0, n * sizeof *p); }
 
 extern "C" void flockscope_sort_move(const SortMoveJob* job) {
@@ -152,7 +152,7 @@ void BoardFlock::sort_move(std::uint32_t cell_begin, std::uint32_t cell_end) {
 }
 
 // ---- sort_finish
-#ifndef FLOCKSCOPE_SORT_ASM
+#if !FLOCKSCOPE_SORT_ASM
 extern "C" void flockscope_sort_finish(const SortFinishJob* job) {
   fix *x = job->x, *y = job->y, *vx = job->vx, *vy = job->vy;
   for (NearBoid* b = job->near; b != job->near_end; ++b, ++x, ++y, ++vx, ++vy) {

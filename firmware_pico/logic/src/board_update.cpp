@@ -62,7 +62,7 @@ void scan_fast_cpp(ScanJob* job) {
 }
 }  // namespace
 
-#ifndef FLOCKSCOPE_SCAN_ASM
+#if !FLOCKSCOPE_SCAN_ASM
 extern "C" void flockscope_scan_neighbours(ScanJob* job) { scan_fast_cpp(job); }
 extern "C" const void* const flockscope_scan_entries[kScanEntriesEnd + 1] = {};  // (the C++ scan has no entries)
 #endif
@@ -103,7 +103,7 @@ void make_cell_runs(ScanJob& job, StencilTrim* trim, const NearBoid* near, const
 }
 }  // namespace
 
-#ifndef FLOCKSCOPE_RULES_ASM
+#if !FLOCKSCOPE_RULES_ASM
 // The host's run of a cell's boids (rules_m0.S has the RP2040's): UpdateRun's contract.
 extern "C" std::uint32_t flockscope_update_run(UpdateRun* run, std::uint32_t k, std::uint32_t end) {
   ScanJob& job = *run->job;

@@ -1,5 +1,7 @@
 #include "flockscope/board/draw.hpp"
 
+#include "flockscope/board/board_config.hpp"
+
 namespace flockscope::board {
 
 namespace {
@@ -104,7 +106,7 @@ void clamp_band(int& y0, int& y1) {
 std::uint32_t rounded(fix v) { return std::uint32_t(v.raw) + 64u; }
 }  // namespace
 
-#ifndef FLOCKSCOPE_DRAW_ASM
+#if !FLOCKSCOPE_DRAW_ASM
 extern "C" void flockscope_draw_dots(const DotsJob* job) {
   std::uint32_t* const words = job->words;
   for (std::uint32_t k = 0; k < job->n; ++k) {
