@@ -41,8 +41,10 @@ cmake -S "$here" -B "$out" "${generator[@]}" \
   || { cat "$out/configure.log" >&2; exit 1; }
 cmake --build "$out" -j"$jobs"
 
-# The boot ROM stand-in: plain assembly at address 0, as a raw 16 KiB image.
+# The boot ROM stand-in: plain assembly at address 0, as a raw 16 KiB image (the SDK's
+# register headers for its addresses).
 arm-none-eabi-gcc -mcpu=cortex-m0plus -mthumb -nostdlib -nostartfiles -Wl,-Ttext=0x0 -Wl,-e,0 \
+  -isystem "$sdk/src/rp2040/hardware_regs/include" \
   -o "$out/bootrom.elf" "$here/emulator/bootrom.S"
 arm-none-eabi-objcopy -O binary --pad-to 0x4000 "$out/bootrom.elf" "$out/bootrom.bin"
 

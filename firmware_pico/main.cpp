@@ -17,10 +17,10 @@
 #include "pico/stdlib.h"
 #include "tusb.h"
 #include "hardware/sync.h"  // the update's spinlock (run_pass compiles for every image)
-#ifndef FLOCKSCOPE_SINGLE_CORE
+#if !FLOCKSCOPE_SINGLE_CORE
 #include "pico/multicore.h"
 #endif
-#ifndef FLOCKSCOPE_NO_VGA
+#if !FLOCKSCOPE_NO_VGA
 #include "vga.hpp"
 #endif
 
@@ -90,7 +90,7 @@ enum Pass : std::uint32_t { kPassCells = 1, kPassMove, kPassFinish, kPassUpdate,
 // the cells below it, core 1 the rest.
 std::uint32_t g_move_split = 0;
 
-#ifndef FLOCKSCOPE_SINGLE_CORE
+#if !FLOCKSCOPE_SINGLE_CORE
 constexpr std::uint32_t kCores = 2;
 #else
 constexpr std::uint32_t kCores = 1;
@@ -155,7 +155,7 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
   }
 }
 
-#ifndef FLOCKSCOPE_SINGLE_CORE
+#if !FLOCKSCOPE_SINGLE_CORE
 // Core 1's stack, in main SRAM: core 0's stack starts at the top of scratch Y (4 KB) and
 // goes below it (Board::frame_start's frame alone is about 2.1 KB; `measure_cycles.sh
 // --cores 2` prints the depth: 4.3 KB at 2,000 boids, 5.9 KB while the measurement's state
@@ -173,7 +173,7 @@ void core1_main() {
 }
 #endif
 
-#ifndef FLOCKSCOPE_SINGLE_CORE
+#if !FLOCKSCOPE_SINGLE_CORE
 void collect_metrics() {
   if (!g_metrics_pending) return;
   (void)multicore_fifo_pop_blocking();
@@ -199,7 +199,7 @@ fb::FlockMetrics metrics_from_core1(const fb::BoardFlock& f, std::uint32_t sampl
 // A pass on every core: core 1 is told to start, core 0 does its share, then waits for
 // core 1's "done". (One core: core 0 does both shares, one after the other.)
 void run_all(std::uint32_t pass) {
-#ifndef FLOCKSCOPE_SINGLE_CORE
+#if !FLOCKSCOPE_SINGLE_CORE
   collect_metrics();  // (core 1 is free)
   multicore_fifo_push_blocking(pass);
   run_pass(pass, 0);
@@ -265,16 +265,14 @@ int main() {
   tud_init(0);
   fb::BoardConfig cfg;
   cfg.role = flockscope::protocol::Role::kBoard;
-#ifdef FLOCKSCOPE_NO_VGA
+#if FLOCKSCOPE_NO_VGA
   cfg.name = "pico-emu";
 #else
   cfg.name = "pico-vga";
 #endif
   cfg.limits.max_boids = kCap;
   cfg.seed = 1;
-#ifdef FLOCKSCOPE_INITIAL_BOIDS
   cfg.boids = FLOCKSCOPE_INITIAL_BOIDS;
-#endif
   fw::Measurement measure;  // off unless an emulator runner switched it on
   if (measure.on()) cfg.boids = measure.boids(kCap);
   const fb::FlockBuffers bufs{g_x,    g_y,          g_vx,   g_vy, g_near,
@@ -283,10 +281,10 @@ int main() {
   g_board = new (g_board_mem) fb::Board(cfg, bufs);
   if (measure.on()) measure.start(*g_board, cfg.boids, g_fb, kCores);
   fb::Framebuffer(g_fb).clear();
-#ifndef FLOCKSCOPE_NO_VGA
+#if !FLOCKSCOPE_NO_VGA
   vga_start(g_fb);
 #endif
-#ifndef FLOCKSCOPE_SINGLE_CORE
+#if !FLOCKSCOPE_SINGLE_CORE
   g_slot_lock = spin_lock_instance(spin_lock_claim_unused(true));
   multicore_launch_core1_with_stack(core1_main, g_core1_stack, sizeof g_core1_stack);
   g_board->set_metrics_source(metrics_from_core1);
@@ -297,7 +295,7 @@ int main() {
   std::uint32_t cycles_frames = 0;
   fb::Transport& io = measure.on() ? measure.transport() : static_cast<fb::Transport&>(g_usb);
   for (;;) {
-#ifndef FLOCKSCOPE_SINGLE_CORE
+#if !FLOCKSCOPE_SINGLE_CORE
     collect_metrics();  // before requests may change the flock core 1 reads
 #endif
     tud_task();
@@ -314,7 +312,7 @@ int main() {
     draw_frame(g_board->elapsed_ms() / 1000);
     const std::uint64_t t1 = time_us_64();
     g_board->frame_end(t1, std::uint32_t(t1 - t0));
-#ifndef FLOCKSCOPE_SINGLE_CORE
+#if !FLOCKSCOPE_SINGLE_CORE
     post_metrics();
 #endif
     if (measure.on()) {

@@ -1,6 +1,11 @@
 // USB descriptors: a full-speed device with one CDC-ACM interface (the protocol link).
 // The Raspberry Pi vendor id with the Pico SDK's CDC product id, so the app recognises the
 // board under /dev/serial/by-id like any Pico serial device.
+//
+// Its two build switches, FLOCKSCOPE_NO_UNIQUE_ID (defined: no flash unique id) and
+// FLOCKSCOPE_USB_PRODUCT (default below), are read here and not through board_config.hpp,
+// which lists them: the drop-in link library (protocol/pico) compiles this file in a
+// student's project, without that header.
 #include <string.h>
 
 #ifndef FLOCKSCOPE_NO_UNIQUE_ID

@@ -13,7 +13,13 @@
 @        flash to 0x20041f00 and call it with lr = 0, so boot2 vectors into the image at
 @        0x10000100.
 @
-@ Assembled by firmware_pico/build.sh: arm-none-eabi-gcc -nostdlib -Ttext=0 -> bootrom.bin.
+@ Assembled by firmware_pico/build.sh: arm-none-eabi-gcc -nostdlib -Ttext=0 -> bootrom.bin,
+@ with the Pico SDK's register headers (hardware/regs/addressmap.h: XIP_BASE, SRAM_END) on
+@ the include path.
+#include "hardware/regs/addressmap.h"
+
+@ Where the real ROM copies boot2 (the last 256 bytes of SRAM) and runs it from.
+#define BOOT2_COPY (SRAM_END - 256)
 
     .syntax unified
     .cpu cortex-m0plus
@@ -21,7 +27,7 @@
     .section .text
 
     .org 0x00
-    .word 0x20041f00            @ initial SP: just below the boot2 copy (its stack grows down)
+    .word BOOT2_COPY            @ initial SP: just below the boot2 copy (its stack grows down)
     .word rom_reset + 1
     .word rom_hang + 1          @ NMI
     .word rom_hang + 1          @ HardFault
@@ -34,8 +40,8 @@
 
     .align 2
 rom_reset:
-    ldr r0, =0x10000000         @ boot2: 64 words from flash
-    ldr r1, =0x20041f00
+    ldr r0, =XIP_BASE           @ boot2: 64 words from flash
+    ldr r1, =BOOT2_COPY
     movs r2, #64
 1:  ldr r3, [r0]
     str r3, [r1]
@@ -45,7 +51,7 @@ rom_reset:
     bne 1b
     movs r0, #0
     mov lr, r0                  @ lr = 0: "entered from the boot ROM"
-    ldr r0, =0x20041f01
+    ldr r0, =(BOOT2_COPY + 1)   @ a Thumb address
     bx r0
 
 rom_hang:

@@ -1,5 +1,7 @@
 #include "flockscope/board/draw.hpp"
 
+#include "flockscope/board/board_config.hpp"
+
 namespace flockscope::board {
 
 namespace {
@@ -93,15 +95,6 @@ void draw_predators(Framebuffer& fb, const BoardFlock& flock) {
   }
 }
 
-// flockscope_draw_dots' job (plain data with fixed offsets: the RP2040 build runs it in
-// Thumb-1, draw_m0.S): the dots of boids 0 .. n - 1 over the whole screen.
-struct DotsJob {
-  std::uint32_t* words;  // 0
-  const fix *xs, *ys;    // 4, 8
-  std::uint32_t n;       // 12
-};
-static_assert(sizeof(void*) != 4 || sizeof(DotsJob) == 16, "draw_m0.S reads DotsJob at fixed offsets");
-extern "C" void flockscope_draw_dots(const DotsJob* job);
 // A dot the fast loop leaves out (the screen's edges, across two words): clipped.
 extern "C" void flockscope_dot2_edge(std::uint32_t* words, int x, int y) { Framebuffer(words).dot2(x, y); }
 
@@ -113,7 +106,7 @@ void clamp_band(int& y0, int& y1) {
 std::uint32_t rounded(fix v) { return std::uint32_t(v.raw) + 64u; }
 }  // namespace
 
-#ifndef FLOCKSCOPE_DRAW_ASM
+#if !FLOCKSCOPE_DRAW_ASM
 extern "C" void flockscope_draw_dots(const DotsJob* job) {
   std::uint32_t* const words = job->words;
   for (std::uint32_t k = 0; k < job->n; ++k) {

@@ -1,4 +1,4 @@
-@ The board's counting sort (BoardFlock::begin_step, board_flock.cpp) in Thumb-1 for the
+@ The board's counting sort (BoardFlock::begin_step, board_sort.cpp) in Thumb-1 for the
 @ Cortex-M0+ (RP2040): its per-boid passes, in RAM (.time_critical), each the same as its
 @ C++ version (the host's) and called through a plain-data job: flockscope_sort_cells (each
 @ slot's cell, 22 cycles a slot; the compiler's 38), flockscope_sort_move (the boids into
@@ -8,7 +8,7 @@
 @ frame (0.272 with the first two passes compiled).
 @
 @ flockscope_sort_finish(const SortFinishJob* job) for the Cortex-M0+ (RP2040): the last
-@ pass of the board's counting sort, the same as its C++ version in board_flock.cpp (the
+@ pass of the board's counting sort, the same as its C++ version in board_sort.cpp (the
 @ host's): for each slot, the state scattered into `near` (Q16.16) back to the state
 @ arrays x, y, vx, vy, and `near` rounded in place to the Q23.9 snapshot the neighbour
 @ scans read (round_q9: (raw + 64) >> 7, arithmetic; the velocity packed into one word,
@@ -16,29 +16,37 @@
 @ here a slot is one LDM, one STM and four stores through one address stepped by the
 @ arrays' distances: 45 cycles with the velocity's test and packing.
 @
-@ SortFinishJob offsets (board_flock.cpp): near 0, near_end 4, x 8, y 12, vx 16, vy 20
-@ (the arrays from the first slot on).
+@ SortFinishJob (sort_jobs.hpp; the arrays from the first slot on) and NearBoid by their
+@ names in asm_offsets.h.
 @ Registers in the loop: r0 near, r1 scratch, r2 x, r3 scratch, r4-r7 a slot, r8 y - x,
 @ r9 vx - y, r10 vy - vx (bytes), r12 near_end.
     .syntax unified
     .cpu cortex-m0plus
     .thumb
 #include "frame_m0.inc"
+@ A slot of `near` is one LDM and one STM of four words: x, y, v, w (vx, vy while sorting).
+#if NEAR_BOID_X != 0 || NEAR_BOID_Y != 4 || NEAR_BOID_V != 8 || NEAR_BOID_W != 12 || \
+    NEAR_BOID_SIZE != 16
+#error "the sort reads and writes a NearBoid as four consecutive words x, y, v, w"
+#endif
+#if FIX_SIZE != 4
+#error "the sort moves a fix as one word"
+#endif
     M0_ROUTINE flockscope_sort_finish
     ENTER_R4_R11
-    ldr r1, [r0, #4]
+    ldr r1, [r0, #SORT_FINISH_JOB_NEAR_END]
     mov r12, r1                @ near_end
-    ldr r2, [r0, #8]           @ x
-    ldr r4, [r0, #12]          @ y
-    ldr r5, [r0, #16]          @ vx
-    ldr r6, [r0, #20]          @ vy
+    ldr r2, [r0, #SORT_FINISH_JOB_X]
+    ldr r4, [r0, #SORT_FINISH_JOB_Y]
+    ldr r5, [r0, #SORT_FINISH_JOB_VX]
+    ldr r6, [r0, #SORT_FINISH_JOB_VY]
     subs r6, r6, r5
     mov r10, r6
     subs r5, r5, r4
     mov r9, r5
     subs r4, r4, r2
     mov r8, r4
-    ldr r0, [r0, #0]           @ near
+    ldr r0, [r0, #SORT_FINISH_JOB_NEAR]
     cmp r0, r12
     bhs 2f
 1:  ldm r0!, {r4-r7}           @ x, y, vx, vy (Q16.16)
@@ -68,9 +76,9 @@
     uxth r3, r6                @ v: vx in the low half, vy in the high (pack_v9)
     lsls r6, r7, #16
     orrs r6, r3
-4:  subs r0, #16
+4:  subs r0, #NEAR_BOID_SIZE
     stm r0!, {r4-r7}           @ x, y, v, w (vy)
-    adds r2, #4
+    adds r2, #FIX_SIZE
     cmp r0, r12
     blo 1b
 2:  RETURN_R4_R11
@@ -98,15 +106,15 @@
     .size flockscope_sort_finish, . - flockscope_sort_finish
 
 @ flockscope_sort_cells(const SortCellsJob* job): the first pass of the sort, each slot's
-@ cell, the same as its C++ version in board_flock.cpp (the host's): cell = row * cols +
+@ cell, the same as its C++ version in board_sort.cpp (the host's): cell = row * cols +
 @ column, each line from p = (raw >> 16) + pad by one unsigned test against its limit
 @ (grid_line_limit: p >= 0 and p inv below count 2^16, unwrapped) and (p inv) >> 16; the
 @ rest, off the grid's ends, out of the loop (LINE_RARE: grid_line's clamps). Two slots a
 @ turn: x and y by one LDM each, 6 cycles a line, the rows times cols and two halfword
 @ stores: 44 cycles a pair, 22 a slot (the compiler's: 38).
 @
-@ SortCellsJob offsets (board_flock.cpp): x 0, x_end 4, y 8, cell 12, pad 16, inv 20,
-@ cols 24, rows 28, limit_x 32, limit_y 36 (the arrays from the first slot on).
+@ SortCellsJob (sort_jobs.hpp; the arrays from the first slot on) by its names in
+@ asm_offsets.h.
 @ Registers in the loop: r0 x, r1 y, r2 cell, r3 inv (cols for the multiplies), r4-r7 two
 @ slots' x and y, then their lines; r8 pad, r9 limit_x, r10 limit_y, r11 cols, r12
 @ x_end - 4, lr inv; rows in the stack (the rare path's).
@@ -155,26 +163,29 @@
 .Lrare_end\@:
     .endm
 
+#if CELL_START_SIZE != 2
+#error "flockscope_sort_cells stores a cell index as a halfword"
+#endif
     M0_ROUTINE flockscope_sort_cells
     ENTER_R4_R11
-    ldr r4, [r0, #28]
+    ldr r4, [r0, #SORT_CELLS_JOB_ROWS]
     push {r4}                  @ rows
-    ldr r4, [r0, #16]
+    ldr r4, [r0, #SORT_CELLS_JOB_PAD]
     mov r8, r4                 @ pad
-    ldr r4, [r0, #32]
+    ldr r4, [r0, #SORT_CELLS_JOB_LIMIT_X]
     mov r9, r4                 @ limit_x
-    ldr r4, [r0, #36]
+    ldr r4, [r0, #SORT_CELLS_JOB_LIMIT_Y]
     mov r10, r4                @ limit_y
-    ldr r4, [r0, #24]
+    ldr r4, [r0, #SORT_CELLS_JOB_COLS]
     mov r11, r4                @ cols
-    ldr r3, [r0, #20]
+    ldr r3, [r0, #SORT_CELLS_JOB_INV]
     mov lr, r3                 @ inv
-    ldr r4, [r0, #4]
-    subs r4, #4
+    ldr r4, [r0, #SORT_CELLS_JOB_X_END]
+    subs r4, #FIX_SIZE
     mov r12, r4                @ x_end - 4: two slots left while x is below
-    ldr r1, [r0, #8]           @ y
-    ldr r2, [r0, #12]          @ cell
-    ldr r0, [r0, #0]           @ x
+    ldr r1, [r0, #SORT_CELLS_JOB_Y]
+    ldr r2, [r0, #SORT_CELLS_JOB_CELL]
+    ldr r0, [r0, #SORT_CELLS_JOB_X]
     cmp r0, r12
     bhs 3f
 1:  ldm r0!, {r4, r5}          @ two slots' x
@@ -189,8 +200,8 @@
     adds r6, r6, r4
     adds r7, r7, r5
     strh r6, [r2]
-    strh r7, [r2, #2]
-    adds r2, #4
+    strh r7, [r2, #CELL_START_SIZE]
+    adds r2, #(2 * CELL_START_SIZE)
     mov r3, lr
     cmp r0, r12
     blo 1b
@@ -211,7 +222,7 @@
     .size flockscope_sort_cells, .Lsort_cells_end - flockscope_sort_cells
 
 @ flockscope_sort_move(const SortMoveJob* job): the counting sort's move, the same as its
-@ C++ version in board_flock.cpp (the host's), in two passes, so that each has the
+@ C++ version in board_sort.cpp (the host's), in two passes, so that each has the
 @ registers it needs. First, for i from n - 1 down, the boids whose cell c is in [begin,
 @ begin + span): k = --start[c] (a halfword store: the other core may be writing its own
 @ counters) and sid[k] = 2 i, the boid's offset in cell and id, for now: 17 cycles a
@@ -222,8 +233,7 @@
 @ slot, two a turn, 25 with the loop. One core: 39 cycles a boid (the compiler's one pass:
 @ about 70).
 @
-@ SortMoveJob offsets (board_flock.cpp): cell 0, n 4, start 8 (cell_start + begin),
-@ begin 12, span 16, slot_end 20, id 24, sid 28, near 32, x 36, y 40, vx 44, vy 48.
+@ SortMoveJob (sort_jobs.hpp; start is cell_start + begin) by its names in asm_offsets.h.
 @ Registers, first pass: r0 cell, r1 2 i, r2 start, r3 sid, r4 c - begin (then 2 (c -
 @ begin)), r5 k, r8 -begin, r9 span, r12 the job. Second pass: r0 sid + 2 k, r1 near + 16 k,
 @ r2 id, r3 x, r4-r7 the slot (r7 first 2 i, then its offset in the state arrays), r9
@@ -245,6 +255,9 @@
     stm r1!, {r4-r7}           @ near[k] = x, y, vx, vy
     .endm
 
+#if CELL_START_SIZE != 2 || BOID_ID_SIZE != 2
+#error "flockscope_sort_move: cells, their starts and ids are halfwords (2 i their offset)"
+#endif
 @ Boid i's slot claimed: c in r4 (its cell), start at r2, sid at r3, 2 i in r1:
 @ k = --start[c] (a halfword store: the other core may be claiming other cells' slots),
 @ sid[k] = 2 i.
@@ -260,16 +273,16 @@
     M0_ROUTINE flockscope_sort_move
     ENTER_R4_R11
     mov r12, r0
-    ldr r4, [r0, #12]
+    ldr r4, [r0, #SORT_MOVE_JOB_BEGIN]
     rsbs r4, r4, #0
     mov r8, r4                 @ -begin
-    ldr r4, [r0, #16]
+    ldr r4, [r0, #SORT_MOVE_JOB_SPAN]
     mov r9, r4                 @ span
-    ldr r1, [r0, #4]
+    ldr r1, [r0, #SORT_MOVE_JOB_N]
     lsls r1, r1, #1            @ 2 n
-    ldr r2, [r0, #8]           @ start (+ begin)
-    ldr r3, [r0, #28]          @ sid
-    ldr r0, [r0, #0]           @ cell
+    ldr r2, [r0, #SORT_MOVE_JOB_START]
+    ldr r3, [r0, #SORT_MOVE_JOB_SID]
+    ldr r0, [r0, #SORT_MOVE_JOB_CELL]
     adds r4, #1
     beq 6f                     @ span 2^32 - 1: every cell, no test
     b 2f
@@ -282,22 +295,22 @@
     bcs 1b
 5:  ldrh r4, [r2]              @ start[begin]: the first slot
     mov r0, r12
-    ldr r3, [r0, #36]          @ x
-    ldr r6, [r0, #40]
+    ldr r3, [r0, #SORT_MOVE_JOB_X]
+    ldr r6, [r0, #SORT_MOVE_JOB_Y]
     subs r5, r6, r3
     mov r9, r5                 @ y - x
-    ldr r5, [r0, #44]
+    ldr r5, [r0, #SORT_MOVE_JOB_VX]
     subs r6, r5, r6
     mov r10, r6                @ vx - y
-    ldr r6, [r0, #48]
+    ldr r6, [r0, #SORT_MOVE_JOB_VY]
     subs r6, r6, r5
     mov r11, r6                @ vy - vx
-    ldr r1, [r0, #32]
-    lsls r5, r4, #4
+    ldr r1, [r0, #SORT_MOVE_JOB_NEAR]
+    lsls r5, r4, #NEAR_BOID_SHIFT
     adds r1, r1, r5            @ near + 16 k
-    ldr r6, [r0, #20]          @ slot_end
-    ldr r2, [r0, #24]          @ id
-    ldr r0, [r0, #28]          @ sid
+    ldr r6, [r0, #SORT_MOVE_JOB_SLOT_END]
+    ldr r2, [r0, #SORT_MOVE_JOB_ID]
+    ldr r0, [r0, #SORT_MOVE_JOB_SID]
     lsls r6, r6, #1
     adds r6, r6, r0
     mov r12, r6                @ sid + 2 slot_end
@@ -309,12 +322,12 @@
     lsrs r4, r4, #2            @ carry: an odd number of slots, one first
     bcc 3f
     GATHER_SLOT 0
-    adds r0, #2
+    adds r0, #BOID_ID_SIZE
     cmp r0, r12
     bhs 4f
 3:  GATHER_SLOT 0
-    GATHER_SLOT 2
-    adds r0, #4
+    GATHER_SLOT BOID_ID_SIZE
+    adds r0, #(2 * BOID_ID_SIZE)
     cmp r0, r12
     blo 3b
 4:  RETURN_R4_R11
@@ -327,7 +340,7 @@
     .size flockscope_sort_move, . - flockscope_sort_move
 
 @ flockscope_zero_words(uint32_t* p, uint32_t n): n words from p on set to 0, the same as
-@ its C++ version in board_flock.cpp (the host's): the sort's cell counters each frame
+@ its C++ version in board_sort.cpp (the host's): the sort's cell counters each frame
 @ (sort_count, 3,585 of them) and the framebuffer's rows (Framebuffer::clear: each core's
 @ band every frame). Four STMs of six zero registers a turn, 31 cycles for 24 words; the
 @ last words one STM each. (The compiler's loop became a memset call: the boot ROM's,

@@ -1,19 +1,68 @@
-// Every build switch of the board, with its default: set with -D (firmware_pico/CMakeLists.txt
-// makes the firmware images from them; the host build of the logic takes the defaults).
+// Every compile-time switch of the board firmware, each with its default and what it is
+// for. Set them with -D: firmware_pico/CMakeLists.txt makes the firmware images from them
+// (and FLOCKSCOPE_FW_DEFINES at configure time adds any of them to every image, e.g.
+// -DFLOCKSCOPE_FW_DEFINES="FLOCKSCOPE_INITIAL_BOIDS=2000"); the host build of the logic
+// takes the defaults. The files that read a switch include this header and define no
+// default of their own. On/off switches are 0 or 1, read with #if.
 //
-//   FLOCKSCOPE_SINGLE_CORE   everything on core 0 (the one-core emulator image; rp2040js itself
-//                            has one core, emulator/dual_core.mjs adds the second)
-//   FLOCKSCOPE_NO_VGA        no PIO/DMA scan-out (the emulator has no real PIO timing); the
-//                            frame is still drawn into the RAM framebuffer, so the measured
-//                            cycles include drawing
-//   FLOCKSCOPE_INITIAL_BOIDS the boids the board starts with (unset: the lab's default)
-//   FLOCKSCOPE_SCAN_ASM      the neighbour scan in Thumb-1 assembly (scan_m0.S; RP2040 builds)
+// Two switches belong to usb_descriptors.c, which the drop-in link library
+// (protocol/pico) also compiles in a student's project without this header, so they are
+// read there alone: FLOCKSCOPE_NO_UNIQUE_ID (defined: no flash unique id for the USB
+// serial number; the emulator images, which have none) and FLOCKSCOPE_USB_PRODUCT (the USB
+// product string; the link library names its own board).
+//
+// Sections: images | assembly | capacity | clock | grid | VGA pins
 #pragma once
 
-// Capacity (the RAM budget in firmware_pico/README.md).
+// ---- images
+
+// 1: everything on core 0 (the one-core emulator image; rp2040js itself has one core,
+// emulator/dual_core.mjs adds the second). 0: the update, the sort and the drawing shared
+// by both cores.
+#ifndef FLOCKSCOPE_SINGLE_CORE
+#define FLOCKSCOPE_SINGLE_CORE 0
+#endif
+
+// 1: no PIO/DMA scan-out (the emulator images: rp2040js has no real PIO timing). The frame
+// is still drawn into the RAM framebuffer, so the measured cycles include drawing.
+#ifndef FLOCKSCOPE_NO_VGA
+#define FLOCKSCOPE_NO_VGA 0
+#endif
+
+// The boids the board starts with; 0 spawns until the frame budget is used (the lab's
+// way, BoardConfig::boids). Profiling images set a fixed count.
+#ifndef FLOCKSCOPE_INITIAL_BOIDS
+#define FLOCKSCOPE_INITIAL_BOIDS 0
+#endif
+
+// ---- assembly
+
+// 1: the Thumb-1 routines (logic/src/*_m0.S, in RAM) instead of their C++ versions: the
+// neighbour scan (scan_m0.S), the rules' fast path and the update run (rules_m0.S), the
+// sort's per-boid passes and the zeroing of words (sort_m0.S), the boids' dots
+// (draw_m0.S). The RP2040 images set all four (and assemble the .S files); the host build,
+// which cannot run them, takes the C++.
+#ifndef FLOCKSCOPE_SCAN_ASM
+#define FLOCKSCOPE_SCAN_ASM 0
+#endif
+#ifndef FLOCKSCOPE_RULES_ASM
+#define FLOCKSCOPE_RULES_ASM 0
+#endif
+#ifndef FLOCKSCOPE_SORT_ASM
+#define FLOCKSCOPE_SORT_ASM 0
+#endif
+#ifndef FLOCKSCOPE_DRAW_ASM
+#define FLOCKSCOPE_DRAW_ASM 0
+#endif
+
+// ---- capacity
+
+// Boids the static arrays hold (the RAM budget in firmware_pico/README.md).
 #ifndef FLOCKSCOPE_MAX_BOIDS
 #define FLOCKSCOPE_MAX_BOIDS 4000
 #endif
+
+// ---- clock
 
 // The system clock: the SDK's 125 MHz, or 200 MHz (the core voltage raised to 1.15 V first,
 // as the RP2040's datasheet asks from SDK 2.1 on; USB keeps its own 48 MHz PLL, VGA
@@ -24,6 +73,8 @@
 #if FLOCKSCOPE_SYS_CLOCK_KHZ != 125000 && FLOCKSCOPE_SYS_CLOCK_KHZ != 200000
 #error "FLOCKSCOPE_SYS_CLOCK_KHZ: 125000 or 200000 (the VGA pixel clock is 25 MHz, a whole number of cycles)"
 #endif
+
+// ---- grid
 
 // The neighbour grid's stencil radius in cells (BoardFlock::set_reach). Measured in the
 // emulator (firmware_pico/README.md), reach 2 is the fastest at the lab's densities:
@@ -36,13 +87,15 @@
 // Grid cells (a 2-byte cell start each): 3,584 hold the lab's 640 x 480 screen in cells of
 // half the 40 px range (20 px) with 16 cells (320 px) of margin: clumped flocks fly up to
 // 300 px off screen, and a boid whose stencil reaches the clamped outermost cells takes the
-// slower edge scan (with 8 cells of margin, 1,850 cells, that was 8 % of the lab's clumped
-// flock and a tenth of its frame).
+// slower edge scan (8 cells of margin, 1,850 cells, would leave 8 % of the lab's clumped
+// flock to it, a tenth of its frame).
 #ifndef FLOCKSCOPE_MAX_CELLS
 #define FLOCKSCOPE_MAX_CELLS 3584
 #endif
 
-// VGA pins, each through a resistor to the VGA connector (firmware_pico/vga.hpp).
+// ---- VGA pins
+
+// Each through a resistor to the VGA connector (firmware_pico/vga.hpp).
 #ifndef FLOCKSCOPE_VGA_HSYNC_PIN
 #define FLOCKSCOPE_VGA_HSYNC_PIN 16
 #endif

@@ -9,6 +9,10 @@
 // FlockBuffers and bytes_per_boid(). Synchronous update as in core: every boid reads the
 // previous frame only.
 //
+// The RP2040's Thumb-1 routines (logic/src/*_m0.S) read NearBoid, ScanRun, ScanJob,
+// RulesJob, StencilTrim, UpdateRun and BoardPredator by the names in asm_offsets.h, which
+// asm_offsets.cpp checks against these structs.
+//
 // Sections: buffers | coefficients | BoardFlock
 #pragma once
 
@@ -88,31 +92,28 @@ struct ScanRun {
   const void* entry;
 };
 struct ScanJob {
-  std::int32_t x, y;            // 0, 4: the boid (Q23.9)
-  std::uint32_t visual2;        // 8: visualRange^2 in 2^-18 px^2 (the Q23.9 range squared)
-  std::uint32_t protected2;     // 12
-  NeighbourSums s;              // 16 .. 40: sum_x, sum_y, sum_vx, sum_vy, seen, sep_x, sep_y
-  std::uint32_t runs;           // 44: how many runs follow
-  // 48, 12 bytes each (make_runs: the outer rows' two runs first); for the Thumb-1 scan,
-  // run[runs].entry = scan_end_entry() (its end).
+  std::int32_t x, y;            // the boid (Q23.9)
+  std::uint32_t visual2;        // visualRange^2 in 2^-18 px^2 (the Q23.9 range squared)
+  std::uint32_t protected2;
+  NeighbourSums s;
+  std::uint32_t runs;           // how many runs follow
+  // make_runs: the outer rows' two runs first; for the Thumb-1 scan, run[runs].entry =
+  // scan_end_entry() (its end).
   ScanRun run[kMaxRuns + 1];
-  // 168: nonzero: the runs after the first two (the middle rows') go without the early
-  // test on dy alone (d2 decides there; set by make_runs() where d2 cannot wrap, see
-  // configure()).
+  // Nonzero: the runs after the first two (the middle rows') go without the early test on
+  // dy alone (d2 decides there; set by make_runs() where d2 cannot wrap, see configure()).
   std::uint32_t middle_whole;
 };
-static_assert(sizeof(void*) != 4 || (offsetof(ScanJob, run) == 48 && sizeof(ScanRun) == 12 &&
-                                      offsetof(ScanJob, middle_whole) == 168),
-              "scan_m0.S and rules_m0.S read the runs at 48, 12 bytes each, and middle_whole at 168");
 // The Thumb-1 scan's entries (scan_m0.S; null on the host, whose scan is C++): [0..7] with
 // the test on dy alone, [8..15] without it, by the run's length modulo 8 (the loop takes
 // eight candidates a turn and is entered part-way, as a Duff's device; an empty run has
 // length 0 and takes entry 0 or 8, which tests for it); [16] the end of the scan.
-extern "C" const void* const flockscope_scan_entries[17];
+inline constexpr std::uint32_t kScanEntriesWhole = 8, kScanEntriesEnd = 16;
+extern "C" const void* const flockscope_scan_entries[kScanEntriesEnd + 1];
 inline const void* scan_entry(bool dy_test, const NearBoid* begin, const NearBoid* end) {
-  return flockscope_scan_entries[(dy_test ? 0 : 8) + (std::uint32_t(end - begin) & 7u)];
+  return flockscope_scan_entries[(dy_test ? 0 : kScanEntriesWhole) + (std::uint32_t(end - begin) & 7u)];
 }
-inline const void* scan_end_entry() { return flockscope_scan_entries[16]; }
+inline const void* scan_end_entry() { return flockscope_scan_entries[kScanEntriesEnd]; }
 // Scans the job's runs for one boid (the caller zeroes the sums). A candidate is rejected
 // when dy^2 >= visual2 (after the first two runs only with middle_whole 0), else at squared
 // distance d2 = dx^2 + dy^2 (32-bit unsigned) it is
@@ -129,22 +130,21 @@ extern "C" void flockscope_scan_neighbours(ScanJob* job);
 // the RP2040 build runs a Thumb-1 routine (rules_m0.S) that reads this layout; the host
 // runs its C++ version.
 struct RulesJob {
-  fix *xs, *ys, *vxs, *vys;  // 0, 4, 8, 12: the state; slot k is read, and written on kRulesDone
-  // 16, 20, 24: centering, matching, avoid in [0, 1) (raw < 2^16; 0 for a rule that is off)
+  fix *xs, *ys, *vxs, *vys;  // the state; slot k is read, and written on kRulesDone
+  // Weights in [0, 1) (raw < 2^16; 0 for a rule that is off).
   std::int32_t centering, matching, avoid;
-  std::int32_t turn;                      // 28
-  std::int32_t left, right, top, bottom;  // 32, 36, 40, 44: the margins' edges
-  // 48, 52, 56: the predators' range (below 128 px), its square and the turn
+  std::int32_t turn;
+  std::int32_t left, right, top, bottom;  // the margins' edges
+  // The predators' range (below 128 px), its square and the turn.
   std::int32_t predator_range, predator_range2, predator_turn;
-  std::uint32_t npred;         // 60
-  const void* predators;       // 64: BoardPredator[npred] (x, y, vx, vy: 16 bytes each)
-  std::int32_t min2, max2;     // 68, 72: minspeed^2, maxspeed^2
-  std::int32_t out_vx, out_vy, out_v2;  // 76, 80, 84: with kRulesLimit, the velocity and its square
-  std::int32_t minspeed, maxspeed;      // 88, 92 (below 128 px/frame)
-  const std::uint8_t* sqrt_seeds;       // 96: kSqrtSeeds (fixed.hpp)
-  std::uint32_t scout_end;              // 100: ids below it are scouts (read by the C++ callers)
+  std::uint32_t npred;
+  const void* predators;                // BoardPredator[npred]
+  std::int32_t min2, max2;              // minspeed^2, maxspeed^2
+  std::int32_t out_vx, out_vy, out_v2;  // with kRulesLimit, the velocity and its square
+  std::int32_t minspeed, maxspeed;      // below 128 px/frame
+  const std::uint8_t* sqrt_seeds;       // kSqrtSeeds (fixed.hpp)
+  std::uint32_t scout_end;              // ids below it are scouts (read by the C++ callers)
 };
-static_assert(sizeof(void*) != 4 || sizeof(RulesJob) == 104, "rules_m0.S reads RulesJob at fixed offsets");
 // What flockscope_rules did with slot k:
 inline constexpr std::uint32_t kRulesDone = 0;   // its next state written
 // Its speed (RulesJob out_vx, out_vy; squared out_v2) is outside [min, max] and below 0.5
@@ -173,7 +173,7 @@ struct StencilTrim {
   // so its offset from a boid at y is at least y - top9; and so on.
   std::int32_t top9, bottom9, left9, right9;
   // The outer rows' slots: [0] the row's begin, [1] the begin of its second cell, [2] the
-  // begin of its last cell, [3] the row's end. (Offsets 0, 4, 8, 12, 16, 32: rules_m0.S.)
+  // begin of its last cell, [3] the row's end.
   const NearBoid *top[4], *bottom[4];
 };
 
@@ -188,25 +188,27 @@ struct StencilTrim {
 // own label the end's (it runs the scan's loops inline): a C++ caller that scans the job
 // afterwards sets the end's entry again (set_scan_entries).
 struct UpdateRun {
-  ScanJob* job;                  // 0: its runs (with their entries) the cell's (make_runs)
-  StencilTrim* trim;             // 4
-  RulesJob* rules;               // 8
-  const NearBoid* near;          // 12
-  const std::uint16_t* id;       // 16
-  std::uint32_t scout_end;       // 20: RulesJob::scout_end, at hand for the run
-  std::uint32_t (*clock)();      // 24: not null: the scans are timed (BoardFlock::set_profile_clock)
-  std::uint32_t scan_cycles;     // 28: their cycles added up (each modulo 2^24)
-  std::uint32_t code;            // 32
-  // 36: not null: the run makes the job's runs and the trim first, for the cell whose 5 x 5
+  ScanJob* job;                  // its runs (with their entries) the cell's (make_runs)
+  StencilTrim* trim;
+  RulesJob* rules;
+  const NearBoid* near;
+  const std::uint16_t* id;
+  std::uint32_t scout_end;       // RulesJob::scout_end, at hand for the run
+  std::uint32_t (*clock)();      // not null: the scans are timed (BoardFlock::set_profile_clock)
+  std::uint32_t scan_cycles;     // their cycles added up (each modulo 2^24)
+  std::uint32_t code;
+  // Not null: the run makes the job's runs and the trim first, for the cell whose 5 x 5
   // stencil (reach 2) starts at this cell start (its top left cell's), and sets it null;
   // the job and the trim are then what make_runs() makes for the cell (make_cell_runs).
   const std::uint16_t* top;
-  std::uint32_t row_bytes;       // 40: the grid's columns x 2 (from one stencil row to the next)
-  const std::int16_t* lines_x;   // 44: the grid lines (BoardFlock::line_px_) from the stencil's
-  const std::int16_t* lines_y;   // 48: second column and row on
+  std::uint32_t row_bytes;       // the grid's columns x 2 (from one stencil row to the next)
+  const std::int16_t* lines_x;   // the grid lines (BoardFlock::line_px_) from the stencil's
+  const std::int16_t* lines_y;   // second column and row on
 };
-static_assert(sizeof(void*) != 4 || sizeof(UpdateRun) == 52, "rules_m0.S reads UpdateRun at fixed offsets");
 inline constexpr std::uint32_t kRunScout = 3;
+// The reach whose cells' jobs flockscope_update_run makes itself (UpdateRun::top: its
+// stencil is 5 x 5 cells).
+inline constexpr std::uint32_t kUpdateRunReach = 2;
 extern "C" std::uint32_t flockscope_update_run(UpdateRun* run, std::uint32_t k, std::uint32_t end);
 
 // A predator in fixed point (core's Predator is the float engine's).

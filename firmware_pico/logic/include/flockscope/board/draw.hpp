@@ -82,6 +82,16 @@ void draw_predators(Framebuffer& fb, const BoardFlock& flock);  // draw_flock()'
 void draw_boids_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1);
 void draw_status(Framebuffer& fb, std::uint32_t boids, float fps, std::uint32_t elapsed_s);
 
+// draw_boids_rows()' loop over the whole screen as a plain-data job: the dots of boids
+// 0 .. n - 1. The RP2040 build runs it in Thumb-1 (draw_m0.S), which reads this layout by
+// the names in asm_offsets.h (checked by asm_offsets.cpp); the host its C++ (draw.cpp).
+struct DotsJob {
+  std::uint32_t* words;
+  const fix *xs, *ys;
+  std::uint32_t n;
+};
+extern "C" void flockscope_draw_dots(const DotsJob* job);
+
 // Writes v in decimal and then s at p, up to end (not past it; no terminator): the status
 // line's and the firmware log's numbers without printf (no libc formatting on the board).
 char* put_uint(char* p, char* end, std::uint32_t v);

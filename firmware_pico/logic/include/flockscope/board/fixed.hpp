@@ -7,7 +7,7 @@
 //          256 and square roots of small values take exact 32-bit paths: the Cortex-M0+ has
 //          no 64-bit multiply or divide).
 //   near9  a Q23.9 (1/512 px) offset with exact 64-bit squares: the scalar of the neighbour
-//          test rules::cornell_classify in the general scan (board_flock.cpp). round_q9
+//          test rules::cornell_classify in the general scan (board_update.cpp). round_q9
 //          makes the scan's Q23.9 snapshot.
 //
 // fix satisfies what rules.hpp asks of a scalar S: + - * /, comparisons, construction from
