@@ -158,10 +158,10 @@ void run_pass(std::uint32_t pass, std::uint32_t core) {
 #if !FLOCKSCOPE_SINGLE_CORE
 // Core 1's stack, in main SRAM: core 0's stack starts at the top of scratch Y (4 KB) and
 // goes below it (Board::frame_start's frame alone is about 2.1 KB; `measure_cycles.sh
-// --cores 2` prints the depth: 4.3 KB at 2,000 boids, 5.9 KB while the measurement's state
-// was main()'s), into the SDK's default core 1 stack (the top half of scratch X), where it
-// overwrote the frames of a waiting core 1. With core 1's stack here, core 0 has both
-// scratch banks, 8 KB.
+// --cores 2` prints the depth: 4.3 KB at 2,000 boids, 5.9 KB with the measurement's state
+// in main()'s frame), so it would run into the SDK's default core 1 stack (the top half of
+// scratch X) and overwrite the frames of a waiting core 1. With core 1's stack here, core 0
+// has both scratch banks, 8 KB.
 std::uint32_t g_core1_stack[2048 / sizeof(std::uint32_t)];
 
 void core1_main() {

@@ -61,7 +61,7 @@ int Framebuffer::text(int x, int y, const char* s, int scale) {
     }
     // Inside: each glyph row is one mask of up to 24 pixels (x is bit x & 31 of word
     // x >> 5), ORed into `scale` rows of one word or two: the status line is redrawn every
-    // frame, and pixel by pixel it took ~15 K cycles of the board's frame.
+    // frame, and pixel by pixel it would take ~15 K cycles of the board's frame.
     const int bit = x & 31;
     const std::uint32_t dot = (1u << scale) - 1;
     std::uint32_t* p = w_ + y * kFbWordsPerRow + (x >> 5);
@@ -131,8 +131,8 @@ extern "C" void flockscope_draw_dots(const DotsJob* job) {
 // round_q9(raw) >> 9 of its Q16.16 state, int32(raw + 64) >> 16 (the rounding added
 // modulo 2^32, as round_q9 adds it: no signed overflow). Everything the loop needs is in
 // locals: the framebuffer's stores cannot alias them, so the compiler keeps them in
-// registers (through the flock's members it reloaded the count and the framebuffer's
-// address after every store: ~55 cycles a dot on the M0+).
+// registers (read through the flock's members, the count and the framebuffer's address
+// would be reloaded after every store: ~55 cycles a dot on the M0+).
 void draw_boids_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1) {
   clamp_band(y0, y1);
   std::uint32_t* const words = fb.words();

@@ -327,7 +327,7 @@ flockscope_rules:
 
     @ ---- the predators. First whether any is within the box of its range (|dx|, |dy| <
     @ range; an offset of INT32_MIN counts as within, for the loop below to refuse): most
-    @ boids have none, and skip the sums' frame (27 cycles for one predator, was 55). The
+    @ boids have none, and skip the sums' frame (27 cycles for one predator instead of 55). The
     @ changes of vx, vy wait in r12, lr; r7 the range, r3 the predators' end.
     ldr r3, [r1, #RULES_JOB_NPRED]
     cmp r3, #0
@@ -573,7 +573,7 @@ flockscope_rules:
 @ keeps r4-r11). The job's runs come with their entries (make_runs), or, with top not
 @ null, the routine first makes the cell's job itself (5 x 5 cells: reach 2) as
 @ BoardFlock::make_cell_runs does: the five runs with their entries and the trim's edges
-@ and slots, about 160 cycles a cell (the C++ took about twice that).
+@ and slots, about 160 cycles a cell (make_cell_runs takes about twice that).
 @ Stack: [sp] run, [sp+8] k, [sp+12] end, [sp+20] the clock before the scan.
 #if UPDATE_RUN_WIDTH != 5
 #error "flockscope_update_run makes the five runs of a 5 x 5 stencil (CELL_ROW five times)"

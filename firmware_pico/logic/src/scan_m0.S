@@ -7,7 +7,7 @@
 @ candidate's x and y in registers for the sums instead of loading y twice, and the ranges
 @ in high registers for CMP; vx and vy, one word (NearBoid::v), to interpolator 1's
 @ BASE_1AND0, whose POP_LANE0 then adds both halves to its accumulators (SCAN_LANES: a
-@ load and a store, where two loads and two stores were). Each core has its own
+@ load and a store instead of two of each). Each core has its own
 @ interpolators; nothing else on the board uses them (an interrupt handler that did would
 @ have to save them).
 @
