@@ -13,9 +13,9 @@
 #include <cstring>
 #include <new>
 
-#include "flockscope/core/param_list.hpp"
 #include "flockscope/protocol/protocol.hpp"
 #include "flockscope/protocol/refusal.hpp"
+#include "flockscope/params/param_list.hpp"
 
 namespace {
 
@@ -27,7 +27,7 @@ using proto::ParamValue;
 using proto::Status;
 
 // ---------------------------------------------------------------- parameter table
-// flockscope's one table (core/param_list.hpp), reduced to what the board needs.
+// flockscope's one table (params/: param_list.hpp), reduced to what the board needs.
 struct TableRow {
   std::uint16_t id;
   const char* name;
