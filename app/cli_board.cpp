@@ -64,7 +64,7 @@ class PtyTransport final : public board::Transport {
       close(s);
     }
   }
-  ~PtyTransport() override {
+  ~PtyTransport() {
     if (fd_ >= 0) close(fd_);
   }
   const std::string& path() const { return path_; }

@@ -110,7 +110,7 @@ void draw_band(int y0, int y1) {
 
 // The frame's metrics message (two cores): core 1 computes it after Board::frame_end while
 // core 0 encodes and sends the state (kPassMetrics, posted by post_metrics), and
-// Board::send_tail takes it through metrics_from_core1. Its "done" is collected there, or
+// Board::write_frame_tail takes it through metrics_from_core1. Its "done" is collected there, or
 // before the next pass at the latest (collect_metrics).
 fb::FlockMetrics g_metrics{};
 std::uint32_t g_metrics_sample = 0;

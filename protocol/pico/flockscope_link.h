@@ -21,7 +21,8 @@
  * animation. Nothing is sent until a host has opened the port and said hello.
  *
  * The wire format is flockscope's protocol (protocol/PROTOCOL.md); this is a C face over
- * its no-heap C++ codec. One link per program: the state lives in static memory.
+ * its no-heap C++ codec and board session (the same as flockscope's firmware runs). One link
+ * per program: the state lives in static memory.
  * The header compiles as C (C99 and later) and C++.
  */
 #ifndef FLOCKSCOPE_LINK_H

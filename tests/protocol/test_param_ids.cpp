@@ -1,5 +1,5 @@
-// The wire's parameter ids are core's table ids (core/include/flockscope/core/
-// param_list.hpp). This test freezes the ids PROTOCOL.md publishes: the table may
+// The wire's parameter ids are the parameter table's ids (params/include/flockscope/
+// params/param_list.hpp). This test freezes the ids PROTOCOL.md publishes: the table may
 // grow, but an id may never move to another parameter or change its wire type.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <set>
 #include <string_view>
 
-#include "flockscope/core/param_list.hpp"
+#include "flockscope/params/param_list.hpp"
 #include "flockscope/protocol/messages.hpp"
 
 namespace {
@@ -55,7 +55,7 @@ TEST(ProtocolParamIds, CoreTableKeepsThePublishedIds) {
     const Row* found = nullptr;
     for (const Row& c : kCore)
       if (c.id == p.id) found = &c;
-    ASSERT_NE(found, nullptr) << "id " << p.id << " (" << p.name << ") vanished from core's table";
+    ASSERT_NE(found, nullptr) << "id " << p.id << " (" << p.name << ") vanished from the table";
     EXPECT_EQ(found->name, p.name) << "id " << p.id << " was given to another parameter";
     EXPECT_EQ(found->type, p.type) << "id " << p.id << " changed its wire type";
   }

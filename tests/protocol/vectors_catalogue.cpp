@@ -25,7 +25,7 @@ Message base(MsgType t, std::uint16_t seq) {
   return m;
 }
 
-// The core table's defaults (core/include/flockscope/core/param_list.hpp), frozen
+// The table's defaults (params/include/flockscope/params/param_list.hpp), frozen
 // here as the board would report them.
 Message default_param_set() {
   Message m = base(MsgType::kParamSet, 1);

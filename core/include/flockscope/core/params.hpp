@@ -1,4 +1,4 @@
-// Params: the resolved value of every tunable, generated from param_list.hpp, plus the
+// Params: the resolved value of every tunable, generated from the table (params/: param_list.hpp), plus the
 // table's metadata and the one validating setter that every input path goes through
 // (presets, --set, the app's sliders, parameter packets from a board).
 #pragma once
@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "flockscope/core/param_list.hpp"
+#include "flockscope/params/param_list.hpp"
 
 namespace flockscope {
 

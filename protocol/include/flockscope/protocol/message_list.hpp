@@ -6,7 +6,7 @@
 // (tools/wire_ref.py) and the test-vector catalogue describe the same list and are kept by
 // hand; the vectors test holds them to it.
 //
-// Plain preprocessor text, like core's param_list.hpp: the RP2040 firmware includes it too.
+// Plain preprocessor text, like the parameter table (params/): the RP2040 firmware includes it too.
 //
 // Columns: X(enumerator, payload struct, type code, Message member, name, fixed bytes)
 //   type code    the header's type byte (PROTOCOL.md): never renumber, never reuse

@@ -147,7 +147,7 @@ struct ParamValue {
 };
 
 struct Param {
-  std::uint16_t id;  // stable id from core's parameter table (PROTOCOL.md lists them)
+  std::uint16_t id;  // stable id from the parameter table, params/ (PROTOCOL.md lists them)
   ParamValue value;
 };
 

@@ -1,6 +1,6 @@
 // The reason a board logs just before it refuses an out-of-range change, so the app shows it
-// with the refusal (PROTOCOL.md 12): "visualRange: this board allows 0 to 10000". Both board
-// sides use it: our firmware's Board and the C library for other firmware (protocol/pico).
+// with the refusal (PROTOCOL.md 12): "visualRange: this board allows 0 to 10000". The board
+// session uses it (board_session.hpp: our firmware's and the C library's, protocol/pico).
 #pragma once
 
 #include <cstddef>

@@ -14,6 +14,9 @@
 // count in stats.tx_dropped) and the next frame's state resumes at the cut, runs to the end,
 // and the one after starts again at 0: every boid still reaches the app every few frames,
 // each chunk ascending within its frame, and metrics + stats still go out every frame.
+// The session itself (handshake, requests and acks, streams, the transmit ring and the cut)
+// is protocol::BoardSession, shared with flockscope_link (protocol/pico); the Board is its
+// BoardSide: the parameters, the commands, the state chunks and the frame's tail.
 //
 // Sections: transport | config | Board
 #pragma once
@@ -24,19 +27,13 @@
 #include "flockscope/board/board_flock.hpp"
 #include "flockscope/board/board_params.hpp"
 #include "flockscope/board/pacing.hpp"
+#include "flockscope/protocol/board_session.hpp"
 #include "flockscope/protocol/protocol.hpp"
-#include "flockscope/protocol/refusal.hpp"
 
 namespace flockscope::board {
 
 // ---- transport: the byte stream (USB CDC, a pseudo-terminal); never blocks
-class Transport {
- public:
-  virtual ~Transport() = default;
-  virtual std::size_t read(std::uint8_t* buf, std::size_t cap) = 0;          // 0: nothing now
-  virtual std::size_t write(const std::uint8_t* buf, std::size_t n) = 0;     // bytes taken
-  virtual bool connected() = 0;  // DTR high / someone has the port open
-};
+using Transport = protocol::Transport;
 
 // ---- config
 struct BoardConfig {
@@ -59,15 +56,10 @@ inline constexpr std::uint32_t kMetricsSample = 128;
 
 // What the board counts of its side of the link (the app's link::LinkCounters counts the
 // app's).
-struct BoardLinkCounters {
-  std::uint32_t tx_dropped = 0;      // protocol frames not sent (link busy)
-  std::uint32_t state_frames = 0;    // frames whose state went out completely
-  std::uint32_t state_cut = 0;       // frames whose state was cut
-  std::uint32_t requests = 0, acks = 0;
-};
+using BoardLinkCounters = protocol::SessionCounters;
 
 // ---- Board
-class Board {
+class Board final : private protocol::BoardSide {
  public:
   Board(const BoardConfig& config, const FlockBuffers& buffers);
 
@@ -79,25 +71,25 @@ class Board {
   const BoardFlock& flock() const { return flock_; }
   const ParamStore& params() const { return params_; }
   const FramePacer& pacer() const { return pacer_; }
-  bool running() const { return !paused_; }
-  bool session() const { return session_; }
+  bool running() const { return !link_.paused(); }
+  bool session() const { return link_.in_session(); }
   std::uint32_t elapsed_ms() const { return std::uint32_t(elapsed_us_ / 1000); }
-  const BoardLinkCounters& counters() const { return counters_; }
-  const protocol::DecoderStats& rx_stats() const { return decoder_.stats(); }
-  std::uint32_t streams() const { return streams_; }
+  const BoardLinkCounters& counters() const { return link_.counters(); }
+  const protocol::DecoderStats& rx_stats() const { return link_.rx_stats(); }
+  std::uint32_t streams() const { return link_.streams(); }
 
   // Local changes (the virtual board's --preset): validated like a request.
   protocol::Status set_param(std::uint16_t id, const protocol::ParamValue& v);
   // Respawns from the pending parameters with this seed (the reset command).
   void reset(std::uint64_t seed);
   // A line for the app's log (the log stream), e.g. the board's cycle counts.
-  void log(protocol::LogLevel level, const char* text);
+  void log(protocol::LogLevel level, const char* text) { link_.log(level, text); }
 
   // After frame_end: whether this frame's output has a metrics message still to write (a
   // session with the metrics stream on, the frame's tail not yet sent); `sample` is then
   // BoardFlock::metrics()'s argument for it (kMetricsSample with the state stream on, 0:
   // every boid).
-  bool metrics_to_come(std::uint32_t& sample) const { return tail_pending_ && metrics_wanted(sample); }
+  bool metrics_to_come(std::uint32_t& sample) const { return link_.tail_pending() && metrics_wanted(sample); }
   // Where that message's numbers come from: by default BoardFlock::metrics(), computed when
   // the message is written; the two-core firmware has core 1 compute them after frame_end
   // while core 0 sends the state, and hands them over here. The state is the one the
@@ -105,51 +97,39 @@ class Board {
   using MetricsSource = FlockMetrics (*)(const BoardFlock& flock, std::uint32_t sample);
   void set_metrics_source(MetricsSource source) { metrics_source_ = source; }
 
-  // Handles one message as if it had arrived (tests; frame_start calls it).
-  void handle(const protocol::Message& m);
+  // Handles one message as if it had arrived (tests, the firmware's measurement).
+  void handle(const protocol::Message& m) { link_.handle(m); }
   // Runs one whole frame on the calling thread (the host and single-core builds).
   std::uint64_t run_frame(Transport& io, std::uint64_t (*now_us)());
 
  private:
+  // protocol::BoardSide
+  std::size_t param_count() const override { return kParamCount; }
+  protocol::Param param_entry(std::size_t index) const override;
+  bool param_value(std::uint16_t id, protocol::ParamValue& value) const override;
+  protocol::Status check_param(const protocol::Param& p, double& value) override;
+  protocol::Status store_param(std::uint16_t id, double value) override { return params_.store(id, value); }
+  protocol::Status command(protocol::CommandId id, std::uint32_t arg, protocol::ParamValue& value) override;
+  bool write_state_chunk(std::uint32_t frame, std::uint32_t total, std::uint32_t offset, std::uint16_t count) override;
+  void write_frame_tail() override;
+
   void reset_flock(std::uint64_t seed);
-  void send(protocol::Message& m);  // encode into the ring (counted as dropped if no room)
-  void send_hello();
-  void send_param_set();
-  void ack(const protocol::Message& req, protocol::Status st, std::uint16_t subject, protocol::ParamValue v);
-  void handle_command(const protocol::Message& m);
-  void close_frame_output();
-  void send_tail();
   bool metrics_wanted(std::uint32_t& sample) const;  // the metrics message and its sample
-  bool encode_next_chunk();
-  std::size_t ring_free() const { return kTxRing - ring_used_; }
-  void ring_push(const std::uint8_t* p, std::size_t n);
 
   BoardConfig cfg_;
   ParamStore params_;
   BoardFlock flock_;
   FramePacer pacer_;
   AutoSpawn spawn_;
-  protocol::StaticDecoder<> decoder_;
-  protocol::Encoder encoder_;
-  protocol::Message msg_{};    // scratch for outgoing messages
-  protocol::Message rx_msg_{}; // scratch for incoming ones
-  std::uint8_t wire_[protocol::kMaxWireSize] = {};
   alignas(4) std::uint8_t raw_[protocol::kMaxFrameSize] = {};  // a state chunk before stuffing
   std::uint8_t ring_[kTxRing] = {};
-  std::size_t ring_head_ = 0, ring_used_ = 0;
+  protocol::BoardSession link_{*this, ring_, 512};  // 512: room for acks and the frame's tail
 
-  bool connected_ = false, session_ = false, paused_ = false;
-  std::uint32_t streams_ = 0;
   std::uint32_t params_version_ = 0;
   std::uint64_t last_start_ = 0, elapsed_us_ = 0;
-  protocol::ReasonRateLimit reasons_;  // clocked by frame starts (last_start_)
   std::uint32_t compute_us_ = 0;
-  // The frame whose output is being sent.
-  bool out_pending_ = false, tail_pending_ = false;
-  std::uint32_t out_frame_ = 0, out_total_ = 0, out_next_ = 0, resume_at_ = 0;
-  bool out_groups_ = false;
+  bool out_groups_ = false;  // the state being sent carries scout groups
   MetricsSource metrics_source_ = nullptr;
-  BoardLinkCounters counters_;
 };
 
 }  // namespace flockscope::board

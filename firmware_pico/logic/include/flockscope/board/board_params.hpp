@@ -1,4 +1,4 @@
-// The board's parameters: core's one table (param_list.hpp, plain preprocessor) expanded
+// The board's parameters: flockscope's one table (params/: param_list.hpp, plain preprocessor) expanded
 // into a constexpr array, plus the board's own tighter limits and the validation every
 // request goes through. Values are held as doubles (every table value, the 32-bit seed
 // included, is exact in a double) and converted to fixed point once per change.
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "flockscope/core/param_list.hpp"
+#include "flockscope/params/param_list.hpp"
 #include "flockscope/protocol/messages.hpp"
 
 namespace flockscope::board {

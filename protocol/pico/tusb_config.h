@@ -13,7 +13,8 @@
 #define CFG_TUD_MIDI 0
 #define CFG_TUD_VENDOR 0
 
-// The board's own 8 KiB ring (flockscope::board::Board) sits in front of these FIFOs.
+// The session's transmit ring (8 KiB in our firmware, 3 KiB in flockscope_link) sits in front
+// of these FIFOs.
 #define CFG_TUD_CDC_RX_BUFSIZE 1024
 #define CFG_TUD_CDC_TX_BUFSIZE 4096
 #define CFG_TUD_CDC_EP_BUFSIZE 64

@@ -3,11 +3,12 @@
 // protocol's ids, the firmware's fixed-point conversion) is generated from this list, so
 // adding a parameter is one row.
 //
-// This header is plain preprocessor text on purpose: the RP2040 firmware includes it too.
+// This header is plain preprocessor text on purpose: the RP2040 firmware and the C link
+// library (protocol/pico) include it too. It is the bottom of the house: it includes nothing.
 //
 // Columns: X(id, name, kind, default, min, max, slider_min, slider_max, unit, apply, section, used_by, help)
 //   id          stable wire id (protocol/PROTOCOL.md): never renumber, never reuse
-//   kind        Real | Int | Bool | Choice (a named index: choice_names() in params.hpp)
+//   kind        Real | Int | Bool | Choice (a named index: choice_names() in core's params.hpp)
 //   min, max    hard validation range (inclusive); input outside it is rejected
 //   slider_*    the range a UI slider offers (the lab's ranges where the seeds give them)
 //   apply       Live (acts on the next step) | Reset (takes effect when the flock is reset)
