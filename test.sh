@@ -57,9 +57,16 @@ check_labels() {
   fi
 }
 
-# The presets (CMakePresets.json) spell every option out: ./run.sh configures the same
-# build/ with tests off, and the cache would otherwise keep them off.
-configure() { cmake --preset "$1" > /dev/null; }
+# build_and_test PRESET BUILD_DIR TEST_PRESET: configure and build the CMake preset, then run
+# the test preset. The presets (CMakePresets.json) spell every option out: ./run.sh
+# configures the same build/ with tests off, and the cache would otherwise keep them off.
+build_and_test() {
+  cmake --preset "$1" > /dev/null
+  cmake --build --preset "$1" -j"$jobs"
+  # The tsan preset builds only the threaded parts: the others' tests are not there to label.
+  [ "$1" = tsan ] || check_labels "$2"
+  ctest --preset "$3" -j"$jobs" | tee -a "$log"
+}
 
 begin "dependencies"
 groups=()
@@ -72,10 +79,7 @@ end deps
 
 if [ "$quick" -eq 1 ]; then
   begin "release build, quick tier"
-  configure release
-  cmake --build --preset release -j"$jobs"
-  check_labels build
-  ctest --preset quick -j"$jobs" | tee -a "$log"
+  build_and_test release build quick
   end quick
 fi
 
@@ -87,31 +91,23 @@ fi
 
 if has_stage release; then
   begin "release build, every tier (quick, slow, emulator, mpi)"
-  configure release
-  cmake --build --preset release -j"$jobs"
-  check_labels build
-  ctest --preset release -j"$jobs" | tee -a "$log"
+  build_and_test release build release
   end release
 fi
 
 if has_stage asan; then
   begin "sanitizer build (ASan + UBSan), every tier but the emulator's"
-  configure asan
-  cmake --build --preset asan -j"$jobs"
-  check_labels build-asan
   # The 60 s mirror at 2,000 boids runs 20 s here (the preset sets FLOCKSCOPE_MIRROR_SECONDS),
   # for memory errors rather than throughput.
-  ctest --preset asan -j"$jobs" | tee -a "$log"
+  build_and_test asan build-asan asan
   end asan
 fi
 
 if has_stage tsan; then
   begin "ThreadSanitizer build of the threaded parts, their quick tier"
-  configure tsan
-  cmake --build --preset tsan -j"$jobs"
   # The engine's OpenMP loops run on one thread here (libgomp's synchronisation is invisible
   # to TSan); the sweeps' threads, the link's worker and the window's Explore workers are ours.
-  ctest --preset tsan -j"$jobs" | tee -a "$log"
+  build_and_test tsan build-tsan tsan
   end tsan
 fi
 

@@ -67,6 +67,13 @@ inline bool frames_until(flockscope::gui::GuiApp& app, int ms, const std::functi
   return pred();
 }
 
+// At most `frames` frames until pred() holds: for waits that a frame itself advances (a
+// local flock steps once a frame), so a slow or busy machine takes longer but never fails.
+inline bool frames_at_most(flockscope::gui::GuiApp& app, int frames, const std::function<bool()>& pred) {
+  for (int i = 0; i < frames && !pred(); ++i) app.frame();
+  return pred();
+}
+
 // Move, press, release at (x, y), one frame each.
 inline void click(flockscope::gui::GuiApp& app, float x, float y, Uint8 button = SDL_BUTTON_LEFT) {
   push_mouse(SDL_MOUSEMOTION, x, y);
