@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 void GuiApp::controls_panel() {
   toolbar();
-  status_line();
+  message_line(messages_, rects_);
   ImGui::Separator();
   ImGui::BeginChild("##controls");
   scrolled_controls();
@@ -86,39 +86,6 @@ void GuiApp::toolbar() {
       ImGui::SetTooltip("The lab's challenge: keep adding boids while the frame rate stays at or above %.0f fps (Stats)",
                         largest_.target_fps);
   }
-}
-
-// One line, always there (empty when there is nothing to say), so a message never moves
-// the controls; the whole text shows on hover.
-void GuiApp::status_line() {
-  const float h = ImGui::GetFrameHeight();
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  const float w = ImGui::GetContentRegionAvail().x;
-  ImGui::Dummy(ImVec2(w, h));
-  rects_.remember("status");
-  if (messages_.text().empty()) return;
-  rects_.remember("message");
-  const bool hovered = ImGui::IsItemHovered();
-  const float close_w = h;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), messages_.is_error() ? IM_COL32(70, 20, 20, 255) : IM_COL32(20, 50, 30, 255), 3);
-  const ImU32 col = messages_.is_error() ? IM_COL32(255, 115, 100, 255) : IM_COL32(150, 230, 150, 255);
-  const ImVec2 text_pos(p0.x + 4, p0.y + (h - ImGui::GetFontSize()) / 2);
-  dl->PushClipRect(p0, ImVec2(p0.x + w - close_w - 2, p0.y + h), true);
-  dl->AddText(text_pos, col, messages_.text().c_str());
-  dl->PopClipRect();
-  if (hovered) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-    ImGui::TextUnformatted(messages_.text().c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
-  // The dismiss box sits on the line's right end, over the reserved space.
-  const ImVec2 after = ImGui::GetCursorScreenPos();
-  ImGui::SetCursorScreenPos(ImVec2(p0.x + w - close_w, p0.y));
-  if (ImGui::Button("x##dismiss", ImVec2(close_w, h))) messages_.clear();
-  ImGui::SetCursorScreenPos(after);
 }
 
 void GuiApp::undo() {

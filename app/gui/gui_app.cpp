@@ -186,7 +186,7 @@ void GuiApp::set_source(std::unique_ptr<BoidSource> s) {
   if (const Timeline* tl = source_->timeline()) {
     // A replay plots all of its run at once; a playhead follows the frame shown.
     for (std::size_t i = 0; i < tl->frames(); ++i)
-      frame_times_.push_back(push_point(tl->metrics_at(i), tl->time_at(i), tl->step_at(i)));
+      frame_times_.push_back(plots_.push(tl->metrics_at(i), tl->time_at(i), tl->step_at(i), true, true));
     source_moved_ = true;
     return;
   }
@@ -257,8 +257,7 @@ void GuiApp::update() {
     bool live_change = false;
     for (const ParamDef& d : param_table())
       if (d.apply == Apply::Live && get_param(edit_, d) != get_param(source_->pending_params(), d)) live_change = true;
-    if (live_change && frame_count_ != last_change_frame_ + 1 && !plots_.diameter.t().empty())
-      plots_.param_changes.push_back(plots_.diameter.t().back());
+    if (live_change && frame_count_ != last_change_frame_ + 1) plots_.mark_param_change();
     if (live_change) last_change_frame_ = frame_count_;
     source_->set_params(edit_);  // live parameters act from this frame's steps on
     params_changed_ = false;
@@ -266,10 +265,7 @@ void GuiApp::update() {
   }
   if (reset_requested_) {
     reset_requested_ = false;
-    if (!plots_.diameter.t().empty() && !source_->timeline()) {
-      plots_.time_offset = plots_.diameter.t().back() + std::max(source_->params().dt, 1e-9);
-      plots_.resets.push_back(plots_.time_offset);
-    }
+    if (!source_->timeline()) plots_.mark_reset(source_->params().dt);
     source_->reset();
     edit_ = source_->pending_params();
     view_.clear_trail();
@@ -329,28 +325,8 @@ void GuiApp::record_frame() {
 
 void GuiApp::push_plot_point() {
   const Metrics& m = source_->metrics();
-  push_point(m, source_->time(), source_->step(), source_->has_neighbour_metrics(), source_->metrics_from_state());
+  plots_.push(m, source_->time(), source_->step(), source_->has_neighbour_metrics(), source_->metrics_from_state());
   view_.push_centroid(m.centroid_x, m.centroid_y);
-}
-
-double GuiApp::push_point(const Metrics& m, double time, std::uint64_t step, bool nb, bool from_state) {
-  double t = plots_.time_offset + time;
-  if (!plots_.diameter.t().empty() && t < plots_.diameter.t().back()) {
-    // Time went back without a reset here (a replayed reset, a seek): keep the axis monotonic.
-    plots_.time_offset = plots_.diameter.t().back() - time;
-    plots_.resets.push_back(plots_.diameter.t().back());
-    t = plots_.diameter.t().back();
-  }
-  plots_.diameter.push(t, m.diameter);
-  plots_.cx.push(t, m.centroid_x);
-  plots_.cy.push(t, m.centroid_y);
-  plots_.polarisation.push(t, m.polarisation);
-  plots_.speed.push(t, m.mean_speed);
-  plots_.steps.push_back(double(step));
-  plots_.nn.push_back(nb ? m.mean_nn_distance : kNaN);
-  plots_.clusters.push_back(nb ? double(m.clusters) : kNaN);
-  plots_.mark_source(t, from_state);
-  return t;
 }
 
 // ---------------------------------------------------------------- draw

@@ -140,14 +140,11 @@ class GuiApp {
   // controls_panel.cpp
   void controls_panel();
   void toolbar();
-  void status_line();
   void scrolled_controls();
   void undo();
   void update();
   void draw();
   void push_plot_point();  // the source's current step
-  // One plot point; returns its plot time.
-  double push_point(const Metrics& m, double time, std::uint64_t step, bool neighbours = true, bool from_state = true);
   void record_frame();
   void note(std::string text, bool error = false) { messages_.note(std::move(text), error); }
   double seconds() const;  // since the window opened
