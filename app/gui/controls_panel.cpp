@@ -178,7 +178,7 @@ void GuiApp::scrolled_controls() {
 
   // The board panel may switch sources (connect, disconnect): this frame's panel ends there.
   if (ImGui::CollapsingHeader("Board (serial port)", source_->board() ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
-    switch (serial_panel_.draw(*source_, seconds(), rects_)) {
+    switch (serial_panel_.draw(*source_, clock_.seconds(), rects_)) {
       case SerialPanel::Action::None: break;
       case SerialPanel::Action::Connect: connect_serial(serial_panel_.port()); return;
       case SerialPanel::Action::Disconnect: disconnect_serial(); return;
@@ -188,12 +188,13 @@ void GuiApp::scrolled_controls() {
   if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) {
     const auto b = source_->boids();
     ImGui::Text("boids %zu   predators %zu", b.n, source_->predators().size());
-    ImGui::Text("frame rate %.1f fps   elapsed %.0f s", fps_, seconds());
+    ImGui::Text("frame rate %.1f fps   elapsed %.0f s", clock_.fps(), clock_.seconds());
     ImGui::Text("step %" PRIu64 "   sim time %.1f", source_->step(), source_->time());
-    const double per_step = times_.steps > 0 ? times_.simulate / times_.steps : 0;
-    ImGui::Text("simulate + metrics %.2f ms (%.2f ms/step)  rest %.2f ms", times_.simulate, per_step, times_.update_rest);
-    ImGui::Text("geometry %.2f ms (%.1f ns/boid)  render %.2f ms", times_.geometry,
-                b.n ? times_.geometry * 1e6 / double(b.n) : 0.0, times_.render);
+    const FrameTimes& t = clock_.times();
+    const double per_step = t.steps > 0 ? t.simulate / t.steps : 0;
+    ImGui::Text("simulate + metrics %.2f ms (%.2f ms/step)  rest %.2f ms", t.simulate, per_step, t.update_rest);
+    ImGui::Text("geometry %.2f ms (%.1f ns/boid)  render %.2f ms", t.geometry, b.n ? t.geometry * 1e6 / double(b.n) : 0.0,
+                t.render);
     if (source_->simulated_here()) {
       ImGui::TextUnformatted("Largest flock (toolbar):");
       ImGui::SameLine();

@@ -1,12 +1,10 @@
-// Sections: helpers (XDG, PNG) | construction | events | frame and draw | update | actions
-// (presets, export, recording, sources) | run_gui. The panels are in their own files.
+// Sections: config_dir | construction and settings | sources | events | update | frame and
+// draw | actions (presets, export, recording, sources) | run_gui. The panels and the window's
+// parts are in their own files (see gui_app.hpp).
 #include "gui_app.hpp"
 
 #include <SDL.h>
 #include <imgui.h>
-#include <imgui_impl_sdl.h>
-#include <imgui_impl_sdlrenderer.h>
-#include <stb/stb_image_write.h>
 
 #include <algorithm>
 #include <cinttypes>
@@ -34,9 +32,9 @@
 namespace flockscope::gui {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
+using Clock = FrameClock::Clock;
 
-// ---------------------------------------------------------------- helpers
+// ---------------------------------------------------------------- config_dir
 fs::path config_dir() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
   const char* home = std::getenv("HOME");
@@ -44,19 +42,7 @@ fs::path config_dir() {
   return base / "flockscope";
 }
 
-std::string write_png(const fs::path& file, int w, int h, const std::uint8_t* rgba) {
-  if (!stbi_write_png(file.c_str(), w, h, 4, rgba, w * 4)) return file.string() + ": cannot write the PNG";
-  return {};
-}
-
 namespace {
-// Only the subsystems are shut down, never SDL_Quit(): SDL_Quit unloads the libraries SDL
-// opened at run time (D-Bus, ...), whose own leftovers then show up as leaks under ASan;
-// the process exits right after anyway.
-constexpr Uint32 kSdlSystems = SDL_INIT_VIDEO | SDL_INIT_TIMER;
-
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
-
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::string default_export_dir() {
@@ -66,8 +52,9 @@ std::string default_export_dir() {
 
 }  // namespace
 
-// ---------------------------------------------------------------- construction
-GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), running_(opt.start_running), export_dir_(default_export_dir()) {
+// ---------------------------------------------------------------- construction and settings
+GuiApp::GuiApp(const GuiOptions& opt)
+    : opt_(opt), config_dir_(config_dir()), running_(opt.start_running), export_dir_(default_export_dir()) {
   // What to show is settled before any window opens, so a bad preset or recording fails
   // without leaving SDL half set up.
   Params first_params;
@@ -82,39 +69,11 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), running_(opt.start_running), 
       if (auto err = apply_assignment(first_params, s)) throw InputError("--set " + s + ": " + *err);
     preset_name_ = opt.preset;
   }
-  // The software renderer draws into a plain surface: without this hint SDL may back the
-  // window with a GL texture (EGL, Mesa, LLVM loaded just to copy pixels).
-  if (opt.software) SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
-  if (SDL_InitSubSystem(kSdlSystems) != 0) throw std::runtime_error(std::string("no display: ") + SDL_GetError());
-  SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear");
-  window_ = SDL_CreateWindow("flockscope", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, opt.width, opt.height,
-                             SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
-  if (!window_) {
-    const std::string err = SDL_GetError();
-    SDL_QuitSubSystem(kSdlSystems);
-    throw std::runtime_error("cannot open a window: " + err);
-  }
-  Uint32 flags = opt.software ? SDL_RENDERER_SOFTWARE : SDL_RENDERER_ACCELERATED;
-  if (opt.vsync && !opt.software) flags |= SDL_RENDERER_PRESENTVSYNC;
-  renderer_ = SDL_CreateRenderer(window_, -1, flags);
-  if (!renderer_ && !opt.software) renderer_ = SDL_CreateRenderer(window_, -1, SDL_RENDERER_SOFTWARE);
-  if (!renderer_) {
-    const std::string err = SDL_GetError();
-    SDL_DestroyWindow(window_);
-    SDL_QuitSubSystem(kSdlSystems);
-    throw std::runtime_error("cannot create a renderer: " + err);
-  }
-
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  config_dir_ = config_dir();
-  io.IniFilename = nullptr;  // never the working directory
+  window_ = std::make_unique<SdlWindow>(opt.width, opt.height, opt.software, opt.vsync,
+                                        opt.use_ini ? (config_dir_ / "imgui.ini").string() : std::string());
   if (opt.use_ini) {
     std::error_code ec;
     fs::create_directories(config_dir_, ec);
-    ini_path_ = (config_dir_ / "imgui.ini").string();
-    io.IniFilename = ini_path_.c_str();
     std::ifstream in(config_dir_ / "settings.json");
     if (in) {
       try {
@@ -126,22 +85,8 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), running_(opt.start_running), 
       }
     }
   }
-  ImGui::StyleColorsDark();
-  ImGuiStyle& st = ImGui::GetStyle();
-  st.WindowRounding = 0;
-  st.FrameRounding = 3;
-  st.GrabRounding = 3;
-  st.WindowBorderSize = 0;
-  st.ItemSpacing = ImVec2(7, 5);
-  st.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 1.0f);
-  st.Colors[ImGuiCol_Header] = ImVec4(0.20f, 0.27f, 0.38f, 1.0f);
-  // DejaVu Sans (Debian's fonts-dejavu-core) reads better than the built-in bitmap font.
-  const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-  if (fs::exists(font)) io.Fonts->AddFontFromFileTTF(font, 15.0f);
-  ImGui_ImplSDL2_InitForSDLRenderer(window_);
-  ImGui_ImplSDLRenderer_Init(renderer_);
 
-  start_ = last_frame_ = Clock::now();
+  clock_.start();
   if (first_recording) {
     replay_path_ = opt.replay;
     set_source(std::make_unique<ReplaySource>(std::move(*first_recording), opt.replay));
@@ -156,12 +101,7 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), running_(opt.start_running), 
 GuiApp::~GuiApp() {
   stop_recording();
   if (opt_.use_ini) save_settings();
-  ImGui_ImplSDLRenderer_Shutdown();
-  ImGui_ImplSDL2_Shutdown();
-  ImGui::DestroyContext();
-  SDL_DestroyRenderer(renderer_);
-  SDL_DestroyWindow(window_);
-  SDL_QuitSubSystem(kSdlSystems);
+  window_.reset();  // the window closes before a board's link and a map's workers stop
 }
 
 void GuiApp::save_settings() {
@@ -174,6 +114,7 @@ void GuiApp::save_settings() {
   }
 }
 
+// ---------------------------------------------------------------- sources
 void GuiApp::set_source(std::unique_ptr<BoidSource> s) {
   stop_recording();
   source_ = std::move(s);
@@ -204,24 +145,10 @@ double GuiApp::playhead() {
 void GuiApp::process_events() {
   SDL_Event e;
   while (SDL_PollEvent(&e)) {
-    ImGui_ImplSDL2_ProcessEvent(&e);
+    if (window_->process(e)) quit_ = true;
+    mouse_.handle(e);
     switch (e.type) {
       case SDL_QUIT: quit_ = true; break;
-      case SDL_WINDOWEVENT:
-        if (e.window.event == SDL_WINDOWEVENT_CLOSE && e.window.windowID == SDL_GetWindowID(window_)) quit_ = true;
-        if (e.window.event == SDL_WINDOWEVENT_LEAVE) mouse_x_ = mouse_y_ = -1e30f;
-        break;
-      case SDL_MOUSEMOTION: mouse_x_ = float(e.motion.x), mouse_y_ = float(e.motion.y); break;
-      case SDL_MOUSEBUTTONDOWN:
-      case SDL_MOUSEBUTTONUP: {
-        const int b = e.button.button == SDL_BUTTON_LEFT ? 0 : e.button.button == SDL_BUTTON_RIGHT ? 1 : e.button.button == SDL_BUTTON_MIDDLE ? 2 : -1;
-        mouse_x_ = float(e.button.x), mouse_y_ = float(e.button.y);
-        if (b >= 0) {
-          mouse_down_[b] = e.type == SDL_MOUSEBUTTONDOWN;
-          if (mouse_down_[b]) mouse_clicked_[b] = true;  // a click shorter than a frame still counts
-        }
-        break;
-      }
       case SDL_KEYDOWN: {
         const bool ctrl = (e.key.keysym.mod & KMOD_CTRL) != 0;
         if (ctrl && e.key.keysym.sym == SDLK_q) quit_ = true;
@@ -249,16 +176,17 @@ void GuiApp::process_events() {
 // ---------------------------------------------------------------- update
 void GuiApp::update() {
   const auto t0 = Clock::now();
-  times_.simulate = times_.update_rest = 0;
-  times_.steps = 0;
+  FrameTimes& times = clock_.times();
+  times.simulate = times.update_rest = 0;
+  times.steps = 0;
   source_moved_ = false;
   if (params_changed_ && source_->editable()) {
     // A live change is marked on the plots (one marker for a drag's run of changes).
     bool live_change = false;
     for (const ParamDef& d : param_table())
       if (d.apply == Apply::Live && get_param(edit_, d) != get_param(source_->pending_params(), d)) live_change = true;
-    if (live_change && frame_count_ != last_change_frame_ + 1) plots_.mark_param_change();
-    if (live_change) last_change_frame_ = frame_count_;
+    if (live_change && clock_.frames() != last_change_frame_ + 1) plots_.mark_param_change();
+    if (live_change) last_change_frame_ = clock_.frames();
     source_->set_params(edit_);  // live parameters act from this frame's steps on
     params_changed_ = false;
     recorder_.params(source_->params());
@@ -291,8 +219,8 @@ void GuiApp::update() {
       if (record) record_frame();
     });
     if (!moved && source_->ended()) running_ = false;
-    times_.simulate = ms_since(s0);
-    times_.steps = source_->live() ? taken : steps;
+    times.simulate = ms_since(s0);
+    times.steps = source_->live() ? taken : steps;
     source_moved_ = source_moved_ || moved;
   }
   for (auto& n : source_->take_notes()) note(n.text, n.error);
@@ -308,11 +236,11 @@ void GuiApp::update() {
     push_plot_point();
     if (record) record_frame();
   }
-  const LargestFlock::Outcome grown = largest_.update(*source_, seconds());
+  const LargestFlock::Outcome grown = largest_.update(*source_, clock_.seconds());
   if (grown.running) running_ = true;
   if (grown.grew) edit_ = source_->pending_params();
   if (grown.finished) note(*grown.finished);
-  times_.update_rest = std::max(0.0, ms_since(t0) - times_.simulate);
+  times.update_rest = std::max(0.0, ms_since(t0) - times.simulate);
 }
 
 void GuiApp::record_frame() {
@@ -329,26 +257,19 @@ void GuiApp::push_plot_point() {
   view_.push_centroid(m.centroid_x, m.centroid_y);
 }
 
-// ---------------------------------------------------------------- draw
+// ---------------------------------------------------------------- frame and draw
 bool GuiApp::frame() {
-  const auto f0 = Clock::now();
-  const double dt = std::chrono::duration<double>(f0 - last_frame_).count();
-  last_frame_ = f0;
-  if (dt > 0) fps_ = fps_ == 0 ? 1 / dt : fps_ * 0.9 + 0.1 / dt;
-  ++frame_count_;
+  const auto f0 = clock_.tick();
 
   // Events.
   process_events();
-  ImGui_ImplSDLRenderer_NewFrame();
-  ImGui_ImplSDL2_NewFrame();
-  ImGuiIO& io = ImGui::GetIO();
-  io.MousePos = ImVec2(mouse_x_, mouse_y_);
-  for (int b = 0; b < 3; ++b) io.MouseDown[b] = mouse_down_[b] || mouse_clicked_[b], mouse_clicked_[b] = false;
+  window_->new_frame();
+  mouse_.feed(ImGui::GetIO());
   ImGui::NewFrame();
   rects_.clear();
 
   int ww, wh;
-  SDL_GetWindowSize(window_, &ww, &wh);
+  SDL_GetWindowSize(window_->window(), &ww, &wh);
   const float side_w = std::min(390.0f, float(ww) * 0.4f);
   const float plots_h = std::floor(float(wh) * 0.38f);
   const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
@@ -387,7 +308,7 @@ bool GuiApp::frame() {
       rects_.remember("button:Back to the map");
       ImGui::SameLine();
     }
-    view_.panel(*source_, {fps_, seconds(), recorder_.active(), recorder_.frames(), stale_view_text()}, rects_);
+    view_.panel(*source_, {clock_.fps(), clock_.seconds(), recorder_.active(), recorder_.frames(), stale_view_text()}, rects_);
   }
   ImGui::End();
   ImGui::PopStyleVar();
@@ -398,10 +319,10 @@ bool GuiApp::frame() {
                     show_previous_ && previous_plots_.diameter.size() > 0 ? &previous_plots_ : nullptr);
   ImGui::End();
   ImGui::Render();
-  times_.ui = ui_ms + ms_since(u1);
+  clock_.times().ui = ui_ms + ms_since(u1);
 
   draw();
-  times_.frame = ms_since(f0);
+  clock_.times().frame = ms_since(f0);
   return !quit_;
 }
 
@@ -409,42 +330,19 @@ void GuiApp::draw() {
   // Build the boids' geometry from the state update() left (timed on its own: the budget).
   const auto g0 = Clock::now();
   view_.build_geometry(*source_);
-  times_.geometry = ms_since(g0);
+  clock_.times().geometry = ms_since(g0);
 
   const auto r0 = Clock::now();
-  SDL_SetRenderDrawColor(renderer_, 12, 13, 17, 255);
-  SDL_RenderClear(renderer_);
-  if (!explore_.showing_map()) view_.render(renderer_, source_->params());  // the map takes the view's place
-  ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
-
+  SDL_Renderer* r = window_->renderer();
+  SDL_SetRenderDrawColor(r, 12, 13, 17, 255);
+  SDL_RenderClear(r);
+  if (!explore_.showing_map()) view_.render(r, source_->params());  // the map takes the view's place
+  window_->render_ui();
   // Screenshots read the finished frame back before it is presented.
-  for (const Shot& s : shots_) {
-    int w = 0, h = 0;
-    SDL_GetRendererOutputSize(renderer_, &w, &h);
-    SDL_Rect r{0, 0, w, h};
-    if (s.view_only) {
-      const WidgetRect& v = view_.rect();
-      r = {int(v.x0), int(v.y0), int(v.x1 - v.x0), int(v.y1 - v.y0)};
-    }
-    std::vector<std::uint8_t> px(std::size_t(r.w) * std::size_t(r.h) * 4);
-    std::string err;
-    std::error_code ec;
-    if (!s.file.parent_path().empty()) fs::create_directories(s.file.parent_path(), ec);
-    if (SDL_RenderReadPixels(renderer_, &r, SDL_PIXELFORMAT_ABGR8888, px.data(), r.w * 4) != 0)
-      err = std::string("cannot read the frame back: ") + SDL_GetError();
-    else
-      err = write_png(s.file, r.w, r.h, px.data());
-    if (err.empty())
-      note("screenshot saved: " + s.file.string());
-    else
-      note("screenshot failed: " + err + (ec ? " (" + ec.message() + ")" : ""), true);
-  }
-  shots_.clear();
-  SDL_RenderPresent(renderer_);
-  times_.render = ms_since(r0);
+  shots_.save(r, view_.rect(), messages_);
+  SDL_RenderPresent(r);
+  clock_.times().render = ms_since(r0);
 }
-
-void GuiApp::request_screenshot(const fs::path& file, bool flock_view_only) { shots_.push_back({file, flock_view_only}); }
 
 // ---------------------------------------------------------------- actions
 void GuiApp::load_preset_file(const std::string& name_or_file) {
@@ -556,8 +454,6 @@ void GuiApp::stop_recording() {
   const std::uint64_t frames = recorder_.stop();
   note("recorded " + std::to_string(frames) + " frames to " + recorder_.file().string());
 }
-
-double GuiApp::seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
 void GuiApp::connect_serial(const std::string& port) {
   serial_panel_.set_port(port);

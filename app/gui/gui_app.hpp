@@ -7,14 +7,16 @@
 // draw (the flock's geometry in one SDL_RenderGeometryRaw call, the plots and overlays, then
 // ImGui's draw data). The simulation never runs inside drawing code.
 //
-// The panels live in their own files: the control panel (controls_panel.cpp: source, run,
-// presets, stats, record, export) hosts the ParameterPanel and the SerialPanel; the
-// FlockView and the PlotsPanel fill the rest of the window. SourceRecorder records,
-// LargestFlock runs the lab's challenge. What the source can do, the source says (BoidSource).
+// GuiApp keeps that order and what ties the parts together (the source, the plots, the
+// messages); the parts are classes of their own. SdlWindow holds the window, its renderer
+// and ImGui; MouseInput the mouse seen through events; FrameClock the frame rate and
+// timings; ScreenshotQueue the screenshots asked for. The control panel (controls_panel.cpp:
+// source, run, presets, stats, record, export) hosts the ParameterPanel, the SerialPanel and
+// the ExplorePanel's controls; the FlockView (or the Explore map) and the PlotsPanel fill
+// the rest of the window. SourceRecorder records, LargestFlock runs the lab's challenge.
+// What the source can do, the source says (BoidSource).
 #pragma once
 
-#include <array>
-#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -24,17 +26,17 @@
 #include "boid_source.hpp"
 #include "explore_panel.hpp"
 #include "flock_view.hpp"
+#include "frame_clock.hpp"
 #include "largest_flock.hpp"
+#include "mouse_input.hpp"
 #include "panel_support.hpp"
 #include "parameter_panel.hpp"
 #include "plot_data.hpp"
 #include "plots_panel.hpp"
+#include "screenshot_queue.hpp"
+#include "sdl_window.hpp"
 #include "serial_panel.hpp"
 #include "source_recorder.hpp"
-
-struct SDL_Window;
-struct SDL_Renderer;
-union SDL_Event;
 
 namespace flockscope::gui {
 
@@ -55,14 +57,6 @@ struct GuiOptions {
   std::string explore_out, explore_measure = "mean_diameter";
 };
 
-// Per-frame timings in milliseconds.
-struct FrameTimes {
-  // simulate: the steps with each step's metrics, plot point and recording; update_rest:
-  // the rest of the update (notes, parameters, the largest-flock rule).
-  double simulate = 0, update_rest = 0, geometry = 0, render = 0, ui = 0, frame = 0;
-  int steps = 0;
-};
-
 class GuiApp {
  public:
   // Opens the window and the renderer and starts a local flock from the options' preset.
@@ -78,13 +72,15 @@ class GuiApp {
 
   // Saves the next drawn frame (all of it, or only the flock view) as PNG; the result shows
   // in message(). Returns immediately; the file is written during the next frame().
-  void request_screenshot(const std::filesystem::path& file, bool flock_view_only = false);
+  void request_screenshot(const std::filesystem::path& file, bool flock_view_only = false) {
+    shots_.request(file, flock_view_only);
+  }
 
   BoidSource& source() { return *source_; }
   void set_source(std::unique_ptr<BoidSource> s);
   PlotData& plots() { return plots_; }
   const PlotData& previous_plots() const { return previous_plots_; }
-  const FrameTimes& times() const { return times_; }
+  const FrameTimes& times() const { return clock_.times(); }
   bool running() const { return running_; }
   void set_running(bool r) { running_ = r; }
   void set_steps_per_frame(int n) { steps_per_frame_ = n; }
@@ -132,8 +128,8 @@ class GuiApp {
   // The parameters the sliders show (an Explore map's base).
   const Params& edited_params() const { return edit_; }
 
-  SDL_Renderer* renderer() { return renderer_; }
-  SDL_Window* window() { return window_; }
+  SDL_Renderer* renderer() { return window_->renderer(); }
+  SDL_Window* window() { return window_->window(); }
 
  private:
   void process_events();
@@ -147,18 +143,15 @@ class GuiApp {
   void push_plot_point();  // the source's current step
   void record_frame();
   void note(std::string text, bool error = false) { messages_.note(std::move(text), error); }
-  double seconds() const;  // since the window opened
   void save_settings();
   void export_panel();  // controls_panel.cpp
   void open_folder(const std::string& dir);
   std::string stale_view_text();
 
   GuiOptions opt_;
-  SDL_Window* window_ = nullptr;
-  SDL_Renderer* renderer_ = nullptr;
-  bool quit_ = false;
-  std::string ini_path_;
   std::filesystem::path config_dir_;
+  std::unique_ptr<SdlWindow> window_;  // opened once the options were found good
+  bool quit_ = false;
 
   std::unique_ptr<BoidSource> source_;
   std::string preset_name_;
@@ -172,11 +165,8 @@ class GuiApp {
   bool running_ = true;
   int steps_per_frame_ = 1;
   bool source_moved_ = false;
-
-  // Mouse as seen through SDL events (ImGui 1.86's backend polls SDL's global state, which
-  // synthetic events do not reach; events are the one path real and test input share).
-  float mouse_x_ = -1e30f, mouse_y_ = -1e30f;
-  std::array<bool, 3> mouse_down_{}, mouse_clicked_{};
+  MouseInput mouse_;
+  FrameClock clock_;
 
   FlockView view_;
   PlotData plots_;
@@ -186,11 +176,6 @@ class GuiApp {
   PlotsPanel plots_panel_;
   ParameterPanel parameter_panel_;
   SerialPanel serial_panel_;
-
-  FrameTimes times_;
-  std::chrono::steady_clock::time_point start_, last_frame_;
-  double fps_ = 0;
-  std::uint64_t frame_count_ = 0;
 
   LargestFlock largest_;
   SourceRecorder recorder_;
@@ -205,13 +190,7 @@ class GuiApp {
   std::string export_dir_saved_;  // the last folder that took a file: settings.json keeps it
   std::string preset_path_;
   std::vector<std::pair<std::string, std::string>> preset_descriptions_;  // name, description
-
-  struct Shot {
-    std::filesystem::path file;
-    bool view_only;
-  };
-  std::vector<Shot> shots_;
-
+  ScreenshotQueue shots_;
   Messages messages_;
   WidgetRects rects_;
   ExplorePanel explore_;
@@ -224,8 +203,5 @@ int run_gui(const GuiOptions& opt, int frames, const std::string& screenshot);
 
 // $XDG_CONFIG_HOME/flockscope (else ~/.config/flockscope); created on demand.
 std::filesystem::path config_dir();
-
-// Writes RGBA pixels as PNG. Returns an error text or empty.
-std::string write_png(const std::filesystem::path& file, int w, int h, const std::uint8_t* rgba);
 
 }  // namespace flockscope::gui
