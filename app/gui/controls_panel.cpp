@@ -40,26 +40,27 @@ void GuiApp::toolbar() {
     if (ImGui::Button(running_ ? "Pause" : "Run", ImVec2(70, 0))) running_ = !running_;
     rects_.remember("button:Run");
     ImGui::SameLine();
-    if (ImGui::Button("Step")) step_requested_ = true;
+    if (ImGui::Button("Step")) asked_.step = true;
     rects_.remember("button:Step");
   }
   ImGui::SameLine();
-  if (ImGui::Button("Reset")) reset_requested_ = true;
+  if (ImGui::Button("Reset")) asked_.reset = true;
   rects_.remember("button:Reset");
   if (!source_->timeline()) {  // a replay plays one run back; the others start a new one
     ImGui::SameLine();
     if (ImGui::Button("New seed")) {
-      edit_.seed = (edit_.seed + 1) % 4294967296LL;
-      params_changed_ = reset_requested_ = true;
+      edits_.edit().seed = (edits_.edit().seed + 1) % 4294967296LL;
+      edits_.mark_changed();
+      asked_.reset = true;
     }
   }
   ImGui::SameLine();
-  ImGui::BeginDisabled(undo_.empty() || !source_->editable());
+  ImGui::BeginDisabled(!edits_.can_undo() || !source_->editable());
   if (ImGui::Button("Undo")) undo();
   rects_.remember("button:Undo");
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("Undo the last parameter change (Ctrl+Z); %zu kept", undo_.size());
+    ImGui::SetTooltip("Undo the last parameter change (Ctrl+Z); %zu kept", edits_.undo_steps());
 
   // What leaves a file or changes the flock's size, always in reach.
   if (source_->recordable()) {
@@ -89,13 +90,8 @@ void GuiApp::toolbar() {
 }
 
 void GuiApp::undo() {
-  if (undo_.empty() || !source_->editable()) return;
-  std::string names;
-  for (const ParamDef& d : param_table())
-    if (get_param(undo_.back(), d) != get_param(edit_, d)) names += (names.empty() ? "" : ", ") + std::string(d.name);
-  edit_ = undo_.back();
-  undo_.pop_back();
-  params_changed_ = true;
+  if (!edits_.can_undo() || !source_->editable()) return;
+  const std::string names = edits_.undo();
   note("undone: " + (names.empty() ? std::string("no change") : names));
 }
 
@@ -119,7 +115,7 @@ void GuiApp::scrolled_controls() {
       const Params p = tl->start_params();
       set_source(std::make_unique<LocalSource>(p));
       preset_name_ = "(the recording's parameters)";
-      reference_ = p;
+      edits_.reference() = p;
       note("a local flock with the recording's parameters");
       return;
     }
@@ -165,7 +161,7 @@ void GuiApp::scrolled_controls() {
     if (ImGui::Button("Save")) {
       try {
         fs::create_directories(fs::path(preset_path_).parent_path());
-        save_preset(edit_, preset_path_, "saved from the flockscope window");
+        save_preset(edits_.edit(), preset_path_, "saved from the flockscope window");
         note("preset saved: " + preset_path_);
       } catch (const std::exception& e) {
         note(std::string("cannot save the preset: ") + e.what(), true);
@@ -173,8 +169,8 @@ void GuiApp::scrolled_controls() {
     }
   }
 
-  if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen) && parameter_panel_.draw(*source_, edit_, reference_, rects_, messages_))
-    params_changed_ = true;
+  if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen) && parameter_panel_.draw(*source_, edits_.edit(), edits_.reference(), rects_, messages_))
+    edits_.mark_changed();
 
   // The board panel may switch sources (connect, disconnect): this frame's panel ends there.
   if (ImGui::CollapsingHeader("Board (serial port)", source_->board() ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
@@ -207,7 +203,7 @@ void GuiApp::scrolled_controls() {
   }
 
   if (ImGui::CollapsingHeader("Explore (parameter map)", explore_.has_map() ? ImGuiTreeNodeFlags_DefaultOpen : 0))
-    explore_.controls(edit_, preset_name_, export_dir_, rects_);
+    explore_.controls(edits_.edit(), preset_name_, export_dir_, rects_);
 
   if (ImGui::CollapsingHeader("Record and replay")) {
     if (recorder_.active())

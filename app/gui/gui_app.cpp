@@ -64,7 +64,7 @@ GuiApp::GuiApp(const GuiOptions& opt)
     if (first_recording->frames() == 0) throw InputError(opt.replay + ": the recording has no frames");
   } else {
     if (!opt.preset.empty()) first_params = load_preset(resolve_preset(opt.preset));
-    reference_ = first_params;
+    edits_.reference() = first_params;
     for (const auto& s : opt.sets)
       if (auto err = apply_assignment(first_params, s)) throw InputError("--set " + s + ": " + *err);
     preset_name_ = opt.preset;
@@ -118,9 +118,7 @@ void GuiApp::save_settings() {
 void GuiApp::set_source(std::unique_ptr<BoidSource> s) {
   stop_recording();
   source_ = std::move(s);
-  edit_ = source_->pending_params();
-  undo_.clear();  // the changes were another source's
-  params_revision_ = source_->params_revision();
+  edits_.adopt(*source_);
   plots_.clear();
   frame_times_.clear();
   view_.source_changed();
@@ -152,7 +150,7 @@ void GuiApp::process_events() {
       case SDL_KEYDOWN: {
         const bool ctrl = (e.key.keysym.mod & KMOD_CTRL) != 0;
         if (ctrl && e.key.keysym.sym == SDLK_q) quit_ = true;
-        if (ctrl && e.key.keysym.sym == SDLK_z && !ImGui::GetIO().WantTextInput) undo_requested_ = true;
+        if (ctrl && e.key.keysym.sym == SDLK_z && !ImGui::GetIO().WantTextInput) asked_.undo = true;
         if (!ImGui::GetIO().WantCaptureKeyboard && !ctrl) {
           // Esc closes an open list or tooltip first (Dear ImGui's own); only then the window.
           if (e.key.keysym.sym == SDLK_ESCAPE && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) quit_ = true;
@@ -162,8 +160,8 @@ void GuiApp::process_events() {
             else
               running_ = !running_;
           }
-          if (e.key.keysym.sym == SDLK_r) reset_requested_ = true;
-          if (e.key.keysym.sym == SDLK_s) step_requested_ = true;
+          if (e.key.keysym.sym == SDLK_r) asked_.reset = true;
+          if (e.key.keysym.sym == SDLK_s) asked_.step = true;
           if (e.key.keysym.sym == SDLK_f) view_.fit();
         }
         break;
@@ -180,22 +178,15 @@ void GuiApp::update() {
   times.simulate = times.update_rest = 0;
   times.steps = 0;
   source_moved_ = false;
-  if (params_changed_ && source_->editable()) {
-    // A live change is marked on the plots (one marker for a drag's run of changes).
-    bool live_change = false;
-    for (const ParamDef& d : param_table())
-      if (d.apply == Apply::Live && get_param(edit_, d) != get_param(source_->pending_params(), d)) live_change = true;
-    if (live_change && clock_.frames() != last_change_frame_ + 1) plots_.mark_param_change();
-    if (live_change) last_change_frame_ = clock_.frames();
-    source_->set_params(edit_);  // live parameters act from this frame's steps on
-    params_changed_ = false;
-    recorder_.params(source_->params());
-  }
-  if (reset_requested_) {
-    reset_requested_ = false;
+  // A live change is marked on the plots (one marker for a drag's run of changes).
+  const ParamEdits::Applied applied = edits_.apply(*source_, clock_.frames());
+  if (applied.new_marker) plots_.mark_param_change();
+  if (applied.applied) recorder_.params(source_->params());
+  if (asked_.reset) {
+    asked_.reset = false;
     if (!source_->timeline()) plots_.mark_reset(source_->params().dt);
     source_->reset();
-    edit_ = source_->pending_params();
+    edits_.reload(*source_);
     view_.clear_trail();
     source_moved_ = true;
     recorder_.params(source_->params(), /*always=*/true);
@@ -203,7 +194,7 @@ void GuiApp::update() {
   // While an Explore map runs, its workers have the cores: the flock waits (the map and the
   // view say so; a board runs by itself, below).
   int steps = running_ && !explore_.busy() ? steps_per_frame_ : 0;
-  if (step_requested_) steps = std::max(steps, 1), step_requested_ = false;
+  if (asked_.step) steps = std::max(steps, 1), asked_.step = false;
   if (source_->live()) steps = 1;  // a board runs by itself: take what came
   // Every step is plotted and recorded, not only the one drawn (a replay's run is plotted
   // already: its points only move the trail).
@@ -224,12 +215,8 @@ void GuiApp::update() {
     source_moved_ = source_moved_ || moved;
   }
   for (auto& n : source_->take_notes()) note(n.text, n.error);
-  if (source_->params_revision() != params_revision_) {
-    // The source changed its parameters (a board's set read back, a change rejected).
-    params_revision_ = source_->params_revision();
-    edit_ = source_->pending_params();
-    parameter_panel_.keep_uncommitted(edit_);
-  }
+  // The source changed its parameters (a board's set read back, a change rejected).
+  if (edits_.follow(*source_)) parameter_panel_.keep_uncommitted(edits_.edit());
   for (auto it = children_.begin(); it != children_.end();)
     it = waitpid(pid_t(*it), nullptr, WNOHANG) != 0 ? children_.erase(it) : it + 1;
   if (source_moved_ && taken == 0 && plot) {  // a reset without a step: its state is a point too
@@ -238,7 +225,7 @@ void GuiApp::update() {
   }
   const LargestFlock::Outcome grown = largest_.update(*source_, clock_.seconds());
   if (grown.running) running_ = true;
-  if (grown.grew) edit_ = source_->pending_params();
+  if (grown.grew) edits_.reload(*source_);
   if (grown.finished) note(*grown.finished);
   times.update_rest = std::max(0.0, ms_since(t0) - times.simulate);
 }
@@ -278,17 +265,13 @@ bool GuiApp::frame() {
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImVec2(side_w, float(wh)));
   ImGui::Begin("flockscope", nullptr, fixed);
-  if (undo_requested_) undo(), undo_requested_ = false;
+  if (asked_.undo) undo(), asked_.undo = false;
   const BoidSource* shown = source_.get();
-  const Params before = edit_;
+  const Params before = edits_.edit();
   controls_panel();
   // One undo step per change of the user's: a whole drag, a typed value, a preset loaded.
-  if (source_.get() == shown && !(edit_ == before)) {
-    if (!editing_) undo_.push_back(before);
-    if (undo_.size() > 100) undo_.erase(undo_.begin());
-    editing_ = true;
-  }
-  if (!ImGui::IsAnyItemActive()) editing_ = false;
+  if (source_.get() == shown) edits_.note_change(before);
+  if (!ImGui::IsAnyItemActive()) edits_.end_change();
   ImGui::End();
   double ui_ms = ms_since(u0);
 
@@ -349,10 +332,10 @@ void GuiApp::load_preset_file(const std::string& name_or_file) {
   try {
     const Params p = load_preset(resolve_preset(name_or_file));
     preset_name_ = fs::path(name_or_file).stem().string();
-    edit_ = p;
-    reference_ = p;
+    edits_.edit() = p;
+    edits_.reference() = p;
     source_->set_params(p);
-    reset_requested_ = true;  // a preset is a new experiment: its world and seed apply now
+    asked_.reset = true;  // a preset is a new experiment: its world and seed apply now
     previous_plots_ = std::move(plots_);  // ... its plots start empty; the last run stays one click away
     clear_plots();
     note("preset loaded: " + name_or_file);
@@ -465,7 +448,7 @@ void GuiApp::disconnect_serial() {
   const Params p = source_->params();
   set_source(std::make_unique<LocalSource>(p));
   preset_name_ = "(the board's parameters)";
-  reference_ = p;
+  edits_.reference() = p;
   note("disconnected; a local flock with the board's parameters");
 }
 

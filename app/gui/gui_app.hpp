@@ -10,7 +10,8 @@
 // GuiApp keeps that order and what ties the parts together (the source, the plots, the
 // messages); the parts are classes of their own. SdlWindow holds the window, its renderer
 // and ImGui; MouseInput the mouse seen through events; FrameClock the frame rate and
-// timings; ScreenshotQueue the screenshots asked for. The control panel (controls_panel.cpp:
+// timings; ParamEdits the parameters the sliders show and their undo history;
+// ScreenshotQueue the screenshots asked for. The control panel (controls_panel.cpp:
 // source, run, presets, stats, record, export) hosts the ParameterPanel, the SerialPanel and
 // the ExplorePanel's controls; the FlockView (or the Explore map) and the PlotsPanel fill
 // the rest of the window. SourceRecorder records, LargestFlock runs the lab's challenge.
@@ -30,6 +31,7 @@
 #include "largest_flock.hpp"
 #include "mouse_input.hpp"
 #include "panel_support.hpp"
+#include "param_edits.hpp"
 #include "parameter_panel.hpp"
 #include "plot_data.hpp"
 #include "plots_panel.hpp"
@@ -126,7 +128,7 @@ class GuiApp {
   ExplorePanel& explore() { return explore_; }
   void open_explore_run(const RunPoint& pt);
   // The parameters the sliders show (an Explore map's base).
-  const Params& edited_params() const { return edit_; }
+  const Params& edited_params() const { return edits_.edit(); }
 
   SDL_Renderer* renderer() { return window_->renderer(); }
   SDL_Window* window() { return window_->window(); }
@@ -155,13 +157,12 @@ class GuiApp {
 
   std::unique_ptr<BoidSource> source_;
   std::string preset_name_;
-  Params edit_;               // what the sliders show (the source's pending parameters)
-  Params reference_;          // the last preset loaded (defaults else): a right-click restores it
-  std::vector<Params> undo_;  // edit_ before each of the user's last changes, newest last
-  bool editing_ = false;      // a change is under way (a drag): it makes one undo step
-  bool undo_requested_ = false;
-  std::uint64_t params_revision_ = 0;
-  bool params_changed_ = false, reset_requested_ = false, step_requested_ = false;
+  ParamEdits edits_;
+  // What this frame's keys and buttons asked of the update (undo: before the panels draw).
+  struct Requests {
+    bool reset = false, step = false, undo = false;
+  };
+  Requests asked_;
   bool running_ = true;
   int steps_per_frame_ = 1;
   bool source_moved_ = false;
@@ -186,7 +187,6 @@ class GuiApp {
   std::vector<std::filesystem::path> last_export_;
   std::string exported_to_;    // the folder "Open folder" opens
   std::vector<int> children_;  // xdg-open processes not yet reaped
-  std::uint64_t last_change_frame_ = 0;  // a drag's changes make one marker, at its start
   std::string export_dir_saved_;  // the last folder that took a file: settings.json keeps it
   std::string preset_path_;
   std::vector<std::pair<std::string, std::string>> preset_descriptions_;  // name, description
