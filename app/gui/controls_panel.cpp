@@ -1,16 +1,14 @@
 // The control panel down the window's left side. Fixed at its top (never scrolled, never
 // pushed down): the source, the toolbar (run, step, reset, new seed, undo; record, export,
 // largest flock) and one status line for the last message. Below it scroll steps per frame,
-// the timeline, presets, the parameter panel, the board panel, stats, record and replay, and
-// export.
+// the timeline, the presets, parameter and board panels, stats, the Explore controls,
+// record and replay, and the export panel.
 // Each control asks the source what it can do (BoidSource's capabilities), never its class.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cinttypes>
 
-#include "export.hpp"
-#include "flockscope/core/io.hpp"
 #include "gui_app.hpp"
 
 namespace flockscope::gui {
@@ -65,7 +63,7 @@ void GuiApp::toolbar() {
   // What leaves a file or changes the flock's size, always in reach.
   if (source_->recordable()) {
     if (!recorder_.active()) {
-      if (ImGui::Button("Record")) start_recording(fs::path(export_dir_) / ("recording-" + timestamp() + ".flkrec"));
+      if (ImGui::Button("Record")) start_recording(fs::path(export_.folder()) / ("recording-" + timestamp() + ".flkrec"));
     } else {
       ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.7f, 0.15f, 0.15f, 1));
       if (ImGui::Button("Stop recording")) stop_recording();
@@ -74,11 +72,11 @@ void GuiApp::toolbar() {
     rects_.remember("button:Record");
     ImGui::SameLine();
   }
-  if (ImGui::Button("Export plots")) export_all(export_dir_);
+  if (ImGui::Button("Export plots")) export_all(export_.folder());
   rects_.remember("button:Export");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("CSV, SVG and PNG of the plots and the parameters as a preset into %s (which rows and plots: Export, below)",
-                      export_dir_.c_str());
+                      export_.folder().c_str());
   if (source_->simulated_here()) {
     ImGui::SameLine();
     ImGui::Checkbox("Largest flock", &largest_.enabled);
@@ -121,52 +119,9 @@ void GuiApp::scrolled_controls() {
     }
   }
 
-  // Presets.
   if (source_->simulated_here() && ImGui::CollapsingHeader("Presets", ImGuiTreeNodeFlags_DefaultOpen)) {
-    ImGui::SetNextItemWidth(200);
-    if (preset_descriptions_.empty())  // the bundled presets, read once
-      for (const auto& name : preset_names()) preset_descriptions_.emplace_back(name, preset_description(resolve_preset(name)));
-    if (ImGui::BeginCombo("preset", preset_name_.c_str(), ImGuiComboFlags_HeightLarge)) {
-      for (const auto& [name, description] : preset_descriptions_) {
-        if (ImGui::Selectable(name.c_str(), name == preset_name_)) load_preset_file(name);
-        rects_.remember("preset:" + name);
-        if (!description.empty()) {
-          if (ImGui::IsItemHovered()) {
-            ImGui::BeginTooltip();
-            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-            ImGui::TextUnformatted(description.c_str());
-            ImGui::PopTextWrapPos();
-            ImGui::EndTooltip();
-          }
-          // The description's first words beside the name, dimmed.
-          ImGui::SameLine(190);
-          const std::string first = description.size() > 60 ? description.substr(0, 57) + "..." : description;
-          ImGui::TextDisabled("%s", first.c_str());
-        }
-      }
-      ImGui::EndCombo();
-    } else {
-      rects_.remember("preset:list");
-    }
-    if (ImGui::IsItemHovered()) {
-      for (const auto& [name, description] : preset_descriptions_)
-        if (name == preset_name_ && !description.empty()) ImGui::SetTooltip("%s", description.c_str());
-    }
-    if (preset_path_.empty()) preset_path_ = (fs::path(export_dir_) / "my-preset.json").string();
-    ImGui::SetNextItemWidth(200);
-    input_text("##presetfile", preset_path_);
-    ImGui::SameLine();
-    if (ImGui::Button("Load")) load_preset_file(preset_path_);
-    ImGui::SameLine();
-    if (ImGui::Button("Save")) {
-      try {
-        fs::create_directories(fs::path(preset_path_).parent_path());
-        save_preset(edits_.edit(), preset_path_, "saved from the flockscope window");
-        note("preset saved: " + preset_path_);
-      } catch (const std::exception& e) {
-        note(std::string("cannot save the preset: ") + e.what(), true);
-      }
-    }
+    if (const auto load = presets_.draw(preset_name_, export_.folder(), edits_.edit(), rects_, messages_))
+      load_preset_file(*load);
   }
 
   if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen) && parameter_panel_.draw(*source_, edits_.edit(), edits_.reference(), rects_, messages_))
@@ -203,7 +158,7 @@ void GuiApp::scrolled_controls() {
   }
 
   if (ImGui::CollapsingHeader("Explore (parameter map)", explore_.has_map() ? ImGuiTreeNodeFlags_DefaultOpen : 0))
-    explore_.controls(edits_.edit(), preset_name_, export_dir_, rects_);
+    explore_.controls(edits_.edit(), preset_name_, export_.folder(), rects_);
 
   if (ImGui::CollapsingHeader("Record and replay")) {
     if (recorder_.active())
@@ -217,52 +172,13 @@ void GuiApp::scrolled_controls() {
     if (ImGui::Button("Open replay")) open_replay(replay_path_);
   }
 
-  if (ImGui::CollapsingHeader("Export", ImGuiTreeNodeFlags_DefaultOpen)) export_panel();
-}
-
-// What the toolbar's Export writes: which rows (all, the zoomed plot's time range, the run
-// since the last Reset) and which plots, the folder, and the folder opened afterwards; and
-// the plots cleared by hand or compared with the previous run.
-void GuiApp::export_panel() {
-  ImGui::SetNextItemWidth(-1);
-  if (input_text("##exportdir", export_dir_)) preset_path_.clear();
-  rects_.remember("export:folder");
-  ImGui::RadioButton("everything", &export_rows_, 0);
-  rects_.remember("export:everything");
-  ImGui::SameLine();
-  ImGui::RadioButton("visible range", &export_rows_, 1);
-  rects_.remember("export:visible");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the time range of the plot last zoomed or panned; hidden lines are left out");
-  ImGui::SameLine();
-  ImGui::RadioButton("since Reset", &export_rows_, 2);
-  rects_.remember("export:since-reset");
-  ImGui::SetNextItemWidth(150);
-  const char* plot_names[] = {"all plots", kExportPlots[0], kExportPlots[1], kExportPlots[2], kExportPlots[3], kExportPlots[4]};
-  if (ImGui::BeginCombo("##exportplot", plot_names[export_plot_])) {
-    for (int i = 0; i < IM_ARRAYSIZE(plot_names); ++i) {
-      if (ImGui::Selectable(plot_names[i], i == export_plot_)) export_plot_ = i;
-      rects_.remember(std::string("export:plot:") + plot_names[i]);
-    }
-    ImGui::EndCombo();
-  } else {
-    rects_.remember("export:plot");
+  if (ImGui::CollapsingHeader("Export", ImGuiTreeNodeFlags_DefaultOpen)) {
+    const ExportPanel::Asked asked =
+        export_.draw(previous_plots_.diameter.size() > 0 ? &show_previous_ : nullptr, rects_, messages_);
+    if (asked.folder_changed) presets_.follow_folder();
+    if (asked.clear_plots) clear_plots();
+    if (asked.screenshot) request_screenshot(fs::path(export_.folder()) / ("flock-" + timestamp() + ".png"), true);
   }
-  ImGui::SameLine();
-  ImGui::TextDisabled("(the toolbar's Export)");
-  if (ImGui::Button("Clear plots")) clear_plots();
-  rects_.remember("button:Clear plots");
-  if (previous_plots_.diameter.size() > 0) {
-    ImGui::SameLine();
-    ImGui::Checkbox("previous run", &show_previous_);
-    rects_.remember("plots:previous");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the plots of the run before the last preset, in grey behind this one");
-  }
-  if (!exported_to_.empty()) {
-    ImGui::SameLine();
-    if (ImGui::Button("Open folder")) open_folder(exported_to_);
-    rects_.remember("button:Open folder");
-  }
-  if (ImGui::Button("Screenshot of the flock view")) request_screenshot(fs::path(export_dir_) / ("flock-" + timestamp() + ".png"), true);
 }
 
 }  // namespace flockscope::gui

@@ -7,7 +7,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -15,16 +14,8 @@
 #include <limits>
 #include <stdexcept>
 
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstring>
-#include <tuple>
-
 #include <nlohmann/json.hpp>
 
-#include "export.hpp"
 #include "figures.hpp"
 #include "flockscope/core/io.hpp"
 #include "serial_source.hpp"
@@ -44,17 +35,10 @@ fs::path config_dir() {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-std::string default_export_dir() {
-  const char* home = std::getenv("HOME");
-  return (fs::path(home && *home ? home : "/tmp") / "flockscope").string();
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- construction and settings
-GuiApp::GuiApp(const GuiOptions& opt)
-    : opt_(opt), config_dir_(config_dir()), running_(opt.start_running), export_dir_(default_export_dir()) {
+GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), config_dir_(config_dir()), running_(opt.start_running) {
   // What to show is settled before any window opens, so a bad preset or recording fails
   // without leaving SDL half set up.
   Params first_params;
@@ -78,8 +62,7 @@ GuiApp::GuiApp(const GuiOptions& opt)
     if (in) {
       try {
         const auto j = nlohmann::json::parse(in);
-        export_dir_ = j.value("export_folder", export_dir_);
-        export_dir_saved_ = export_dir_;
+        export_.restore_folder(j.value("export_folder", export_.folder()));
         serial_panel_.set_port(j.value("serial_port", serial_panel_.port()));
       } catch (const nlohmann::json::exception&) {  // a damaged settings file only loses settings
       }
@@ -107,7 +90,7 @@ GuiApp::~GuiApp() {
 void GuiApp::save_settings() {
   try {
     nlohmann::json j;
-    if (!export_dir_saved_.empty()) j["export_folder"] = export_dir_saved_;  // never a folder that failed
+    if (!export_.saved_folder().empty()) j["export_folder"] = export_.saved_folder();  // never a folder that failed
     if (!serial_panel_.port().empty()) j["serial_port"] = serial_panel_.port();  // the port picker offers it next time
     write_text_file(config_dir_ / "settings.json", j.dump(2) + "\n");
   } catch (const std::exception&) {  // settings are a convenience; never fail on them
@@ -217,8 +200,7 @@ void GuiApp::update() {
   for (auto& n : source_->take_notes()) note(n.text, n.error);
   // The source changed its parameters (a board's set read back, a change rejected).
   if (edits_.follow(*source_)) parameter_panel_.keep_uncommitted(edits_.edit());
-  for (auto it = children_.begin(); it != children_.end();)
-    it = waitpid(pid_t(*it), nullptr, WNOHANG) != 0 ? children_.erase(it) : it + 1;
+  export_.reap();
   if (source_moved_ && taken == 0 && plot) {  // a reset without a step: its state is a point too
     push_plot_point();
     if (record) record_frame();
@@ -345,40 +327,7 @@ void GuiApp::load_preset_file(const std::string& name_or_file) {
 }
 
 void GuiApp::export_all(const fs::path& folder) {
-  try {
-    std::error_code ec;
-    fs::create_directories(folder, ec);
-    if (ec) throw InputError(folder.string() + ": cannot create the folder (" + ec.message() + ")");
-    ExportOptions o;
-    o.shown = plots_panel_.shown();
-    std::string range_note;
-    if (export_rows_ == 1) {
-      if (const auto range = plots_panel_.zoomed_range())
-        std::tie(o.first, o.last) = rows_in(plots_, range->first, range->second);
-      else
-        range_note = "no plot zoomed: every row";
-    } else if (export_rows_ == 2) {
-      std::tie(o.first, o.last) = rows_since_reset(plots_);
-    }
-    if (export_plot_ > 0) o.only = kExportPlots[export_plot_ - 1];
-    const Params& p = source_->params();
-    std::string who = source_->simulated_here() ? preset_name_ : source_->board() ? "board" : fs::path(source_->origin()).stem().string();
-    if (who.empty()) who = "custom";
-    o.who = who + ", seed " + std::to_string(p.seed) + ", N = " + std::to_string(source_->boids().n);
-    o.params = p;
-    o.description = "exported from the flockscope window (" + o.who + ", at step " + std::to_string(source_->step()) + ")";
-    // Two exports in one second do not overwrite each other: the second gets "-2".
-    std::string stem = "flockscope-" + timestamp();
-    for (int k = 2; fs::exists(folder / (stem + ".csv")); ++k) stem = "flockscope-" + timestamp() + "-" + std::to_string(k);
-    const ExportResult r = export_plot_files(folder, stem, plots_, o);
-    last_export_ = r.files;
-    exported_to_ = folder.string();
-    export_dir_saved_ = folder.string();
-    if (!r.note.empty()) range_note += (range_note.empty() ? "" : "; ") + r.note;
-    note("exported " + std::to_string(r.files.size()) + " files to " + folder.string() + (range_note.empty() ? "" : " (" + range_note + ")"));
-  } catch (const std::exception& e) {
-    note(std::string("export failed: ") + e.what(), true);
-  }
+  export_.export_all(folder, plots_, plots_panel_, *source_, preset_name_, messages_);
 }
 
 void GuiApp::open_explore_run(const RunPoint& pt) {
@@ -392,17 +341,6 @@ void GuiApp::clear_plots() {
   plots_.clear();
   view_.clear_trail();
   plots_panel_.fit_all();
-}
-
-// xdg-open in its own process (reaped in update()); a missing xdg-open is a message.
-void GuiApp::open_folder(const std::string& dir) {
-  const char* argv[] = {"xdg-open", dir.c_str(), nullptr};
-  pid_t pid = 0;
-  const int err = posix_spawnp(&pid, "xdg-open", nullptr, nullptr, const_cast<char* const*>(argv), environ);
-  if (err != 0)
-    note("cannot open " + dir + ": xdg-open: " + std::strerror(err) + " (the files are there)", true);
-  else
-    children_.push_back(int(pid));
 }
 
 // What lies over the flock view while the flock shown does not move on its own: an Explore
@@ -424,7 +362,7 @@ std::string GuiApp::stale_view_text() {
 void GuiApp::start_recording(const fs::path& file) {
   try {
     recorder_.start(file, *source_);
-    if (file.has_parent_path()) export_dir_saved_ = file.parent_path().string();
+    if (file.has_parent_path()) export_.took_file(file.parent_path().string());
     replay_path_ = file.string();
     note("recording to " + file.string());
   } catch (const std::exception& e) {

@@ -8,14 +8,14 @@
 // ImGui's draw data). The simulation never runs inside drawing code.
 //
 // GuiApp keeps that order and what ties the parts together (the source, the plots, the
-// messages); the parts are classes of their own. SdlWindow holds the window, its renderer
-// and ImGui; MouseInput the mouse seen through events; FrameClock the frame rate and
-// timings; ParamEdits the parameters the sliders show and their undo history;
-// ScreenshotQueue the screenshots asked for. The control panel (controls_panel.cpp:
-// source, run, presets, stats, record, export) hosts the ParameterPanel, the SerialPanel and
-// the ExplorePanel's controls; the FlockView (or the Explore map) and the PlotsPanel fill
-// the rest of the window. SourceRecorder records, LargestFlock runs the lab's challenge.
-// What the source can do, the source says (BoidSource).
+// messages); each part is its own class. SdlWindow holds the window, its renderer and ImGui;
+// MouseInput the mouse seen through events; FrameClock the frame rate and timings;
+// ParamEdits the parameters the sliders show and their undo history; ScreenshotQueue the
+// screenshots asked for. The control panel (controls_panel.cpp: source, run, stats, record)
+// hosts the PresetsPanel, ParameterPanel, SerialPanel, ExplorePanel's controls and the
+// ExportPanel; the FlockView (or the Explore map) and the PlotsPanel fill the rest of the
+// window. SourceRecorder records, LargestFlock runs the lab's challenge. What the source can
+// do, the source says (BoidSource).
 #pragma once
 
 #include <filesystem>
@@ -26,6 +26,7 @@
 
 #include "boid_source.hpp"
 #include "explore_panel.hpp"
+#include "export_panel.hpp"
 #include "flock_view.hpp"
 #include "frame_clock.hpp"
 #include "largest_flock.hpp"
@@ -35,6 +36,7 @@
 #include "parameter_panel.hpp"
 #include "plot_data.hpp"
 #include "plots_panel.hpp"
+#include "presets_panel.hpp"
 #include "screenshot_queue.hpp"
 #include "sdl_window.hpp"
 #include "serial_panel.hpp"
@@ -110,7 +112,7 @@ class GuiApp {
   // Exports with the Export section's choices (rows, plots); the files written are in
   // last_export().
   void export_all(const std::filesystem::path& folder);
-  const std::vector<std::filesystem::path>& last_export() const { return last_export_; }
+  const std::vector<std::filesystem::path>& last_export() const { return export_.last_export(); }
   // Empties the plots (the flock goes on; its next step is the first point).
   void clear_plots();
   // A plot's view (0 diameter, 1 centroid, 2 polarisation, 3 speed, 4 path) as drawn last frame.
@@ -122,7 +124,7 @@ class GuiApp {
   // a local flock with the board's parameters.
   void connect_serial(const std::string& port);
   void disconnect_serial();
-  void set_export_folder(const std::string& dir) { export_dir_ = dir; }
+  void set_export_folder(const std::string& dir) { export_.set_folder(dir); }
   // The Explore panel (its map, its session); open_explore_run loads a map cell's run into a
   // local flock, as `flockscope run` would start it.
   ExplorePanel& explore() { return explore_; }
@@ -146,8 +148,6 @@ class GuiApp {
   void record_frame();
   void note(std::string text, bool error = false) { messages_.note(std::move(text), error); }
   void save_settings();
-  void export_panel();  // controls_panel.cpp
-  void open_folder(const std::string& dir);
   std::string stale_view_text();
 
   GuiOptions opt_;
@@ -175,21 +175,14 @@ class GuiApp {
   bool show_previous_ = false;  // ... drawn in grey when asked for
   std::vector<double> frame_times_;  // a replay's plot time of each frame
   PlotsPanel plots_panel_;
+  PresetsPanel presets_;
   ParameterPanel parameter_panel_;
   SerialPanel serial_panel_;
+  ExportPanel export_;
 
   LargestFlock largest_;
   SourceRecorder recorder_;
   std::string replay_path_;  // the replay field: the last recording made or opened
-  std::string export_dir_;
-  int export_rows_ = 0;      // 0 everything, 1 the visible range, 2 since the last Reset
-  int export_plot_ = 0;      // 0 all plots, else kExportPlots[export_plot_ - 1]
-  std::vector<std::filesystem::path> last_export_;
-  std::string exported_to_;    // the folder "Open folder" opens
-  std::vector<int> children_;  // xdg-open processes not yet reaped
-  std::string export_dir_saved_;  // the last folder that took a file: settings.json keeps it
-  std::string preset_path_;
-  std::vector<std::pair<std::string, std::string>> preset_descriptions_;  // name, description
   ScreenshotQueue shots_;
   Messages messages_;
   WidgetRects rects_;
