@@ -1,16 +1,14 @@
 // The control panel down the window's left side. Fixed at its top (never scrolled, never
 // pushed down): the source, the toolbar (run, step, reset, new seed, undo; record, export,
 // largest flock) and one status line for the last message. Below it scroll steps per frame,
-// the timeline, presets, the parameter panel, the board panel, stats, record and replay, and
-// export.
+// the timeline, the presets, parameter and board panels, stats, the Explore controls,
+// record and replay, and the export panel.
 // Each control asks the source what it can do (BoidSource's capabilities), never its class.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cinttypes>
 
-#include "export.hpp"
-#include "flockscope/core/io.hpp"
 #include "gui_app.hpp"
 
 namespace flockscope::gui {
@@ -19,7 +17,7 @@ namespace fs = std::filesystem;
 
 void GuiApp::controls_panel() {
   toolbar();
-  status_line();
+  message_line(messages_, rects_);
   ImGui::Separator();
   ImGui::BeginChild("##controls");
   scrolled_controls();
@@ -40,31 +38,32 @@ void GuiApp::toolbar() {
     if (ImGui::Button(running_ ? "Pause" : "Run", ImVec2(70, 0))) running_ = !running_;
     rects_.remember("button:Run");
     ImGui::SameLine();
-    if (ImGui::Button("Step")) step_requested_ = true;
+    if (ImGui::Button("Step")) asked_.step = true;
     rects_.remember("button:Step");
   }
   ImGui::SameLine();
-  if (ImGui::Button("Reset")) reset_requested_ = true;
+  if (ImGui::Button("Reset")) asked_.reset = true;
   rects_.remember("button:Reset");
   if (!source_->timeline()) {  // a replay plays one run back; the others start a new one
     ImGui::SameLine();
     if (ImGui::Button("New seed")) {
-      edit_.seed = (edit_.seed + 1) % 4294967296LL;
-      params_changed_ = reset_requested_ = true;
+      edits_.edit().seed = (edits_.edit().seed + 1) % 4294967296LL;
+      edits_.mark_changed();
+      asked_.reset = true;
     }
   }
   ImGui::SameLine();
-  ImGui::BeginDisabled(undo_.empty() || !source_->editable());
+  ImGui::BeginDisabled(!edits_.can_undo() || !source_->editable());
   if (ImGui::Button("Undo")) undo();
   rects_.remember("button:Undo");
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("Undo the last parameter change (Ctrl+Z); %zu kept", undo_.size());
+    ImGui::SetTooltip("Undo the last parameter change (Ctrl+Z); %zu kept", edits_.undo_steps());
 
   // What leaves a file or changes the flock's size, always in reach.
   if (source_->recordable()) {
     if (!recorder_.active()) {
-      if (ImGui::Button("Record")) start_recording(fs::path(export_dir_) / ("recording-" + timestamp() + ".flkrec"));
+      if (ImGui::Button("Record")) start_recording(fs::path(export_.folder()) / ("recording-" + timestamp() + ".flkrec"));
     } else {
       ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.7f, 0.15f, 0.15f, 1));
       if (ImGui::Button("Stop recording")) stop_recording();
@@ -73,11 +72,11 @@ void GuiApp::toolbar() {
     rects_.remember("button:Record");
     ImGui::SameLine();
   }
-  if (ImGui::Button("Export plots")) export_all(export_dir_);
+  if (ImGui::Button("Export plots")) export_all(export_.folder());
   rects_.remember("button:Export");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("CSV, SVG and PNG of the plots and the parameters as a preset into %s (which rows and plots: Export, below)",
-                      export_dir_.c_str());
+                      export_.folder().c_str());
   if (source_->simulated_here()) {
     ImGui::SameLine();
     ImGui::Checkbox("Largest flock", &largest_.enabled);
@@ -88,47 +87,9 @@ void GuiApp::toolbar() {
   }
 }
 
-// One line, always there (empty when there is nothing to say), so a message never moves
-// the controls; the whole text shows on hover.
-void GuiApp::status_line() {
-  const float h = ImGui::GetFrameHeight();
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  const float w = ImGui::GetContentRegionAvail().x;
-  ImGui::Dummy(ImVec2(w, h));
-  rects_.remember("status");
-  if (messages_.text().empty()) return;
-  rects_.remember("message");
-  const bool hovered = ImGui::IsItemHovered();
-  const float close_w = h;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), messages_.is_error() ? IM_COL32(70, 20, 20, 255) : IM_COL32(20, 50, 30, 255), 3);
-  const ImU32 col = messages_.is_error() ? IM_COL32(255, 115, 100, 255) : IM_COL32(150, 230, 150, 255);
-  const ImVec2 text_pos(p0.x + 4, p0.y + (h - ImGui::GetFontSize()) / 2);
-  dl->PushClipRect(p0, ImVec2(p0.x + w - close_w - 2, p0.y + h), true);
-  dl->AddText(text_pos, col, messages_.text().c_str());
-  dl->PopClipRect();
-  if (hovered) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-    ImGui::TextUnformatted(messages_.text().c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
-  // The dismiss box sits on the line's right end, over the reserved space.
-  const ImVec2 after = ImGui::GetCursorScreenPos();
-  ImGui::SetCursorScreenPos(ImVec2(p0.x + w - close_w, p0.y));
-  if (ImGui::Button("x##dismiss", ImVec2(close_w, h))) messages_.clear();
-  ImGui::SetCursorScreenPos(after);
-}
-
 void GuiApp::undo() {
-  if (undo_.empty() || !source_->editable()) return;
-  std::string names;
-  for (const ParamDef& d : param_table())
-    if (get_param(undo_.back(), d) != get_param(edit_, d)) names += (names.empty() ? "" : ", ") + std::string(d.name);
-  edit_ = undo_.back();
-  undo_.pop_back();
-  params_changed_ = true;
+  if (!edits_.can_undo() || !source_->editable()) return;
+  const std::string names = edits_.undo();
   note("undone: " + (names.empty() ? std::string("no change") : names));
 }
 
@@ -152,66 +113,23 @@ void GuiApp::scrolled_controls() {
       const Params p = tl->start_params();
       set_source(std::make_unique<LocalSource>(p));
       preset_name_ = "(the recording's parameters)";
-      reference_ = p;
+      edits_.reference() = p;
       note("a local flock with the recording's parameters");
       return;
     }
   }
 
-  // Presets.
   if (source_->simulated_here() && ImGui::CollapsingHeader("Presets", ImGuiTreeNodeFlags_DefaultOpen)) {
-    ImGui::SetNextItemWidth(200);
-    if (preset_descriptions_.empty())  // the bundled presets, read once
-      for (const auto& name : preset_names()) preset_descriptions_.emplace_back(name, preset_description(resolve_preset(name)));
-    if (ImGui::BeginCombo("preset", preset_name_.c_str(), ImGuiComboFlags_HeightLarge)) {
-      for (const auto& [name, description] : preset_descriptions_) {
-        if (ImGui::Selectable(name.c_str(), name == preset_name_)) load_preset_file(name);
-        rects_.remember("preset:" + name);
-        if (!description.empty()) {
-          if (ImGui::IsItemHovered()) {
-            ImGui::BeginTooltip();
-            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-            ImGui::TextUnformatted(description.c_str());
-            ImGui::PopTextWrapPos();
-            ImGui::EndTooltip();
-          }
-          // The description's first words beside the name, dimmed.
-          ImGui::SameLine(190);
-          const std::string first = description.size() > 60 ? description.substr(0, 57) + "..." : description;
-          ImGui::TextDisabled("%s", first.c_str());
-        }
-      }
-      ImGui::EndCombo();
-    } else {
-      rects_.remember("preset:list");
-    }
-    if (ImGui::IsItemHovered()) {
-      for (const auto& [name, description] : preset_descriptions_)
-        if (name == preset_name_ && !description.empty()) ImGui::SetTooltip("%s", description.c_str());
-    }
-    if (preset_path_.empty()) preset_path_ = (fs::path(export_dir_) / "my-preset.json").string();
-    ImGui::SetNextItemWidth(200);
-    input_text("##presetfile", preset_path_);
-    ImGui::SameLine();
-    if (ImGui::Button("Load")) load_preset_file(preset_path_);
-    ImGui::SameLine();
-    if (ImGui::Button("Save")) {
-      try {
-        fs::create_directories(fs::path(preset_path_).parent_path());
-        save_preset(edit_, preset_path_, "saved from the flockscope window");
-        note("preset saved: " + preset_path_);
-      } catch (const std::exception& e) {
-        note(std::string("cannot save the preset: ") + e.what(), true);
-      }
-    }
+    if (const auto load = presets_.draw(preset_name_, export_.folder(), edits_.edit(), rects_, messages_))
+      load_preset_file(*load);
   }
 
-  if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen) && parameter_panel_.draw(*source_, edit_, reference_, rects_, messages_))
-    params_changed_ = true;
+  if (ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen) && parameter_panel_.draw(*source_, edits_.edit(), edits_.reference(), rects_, messages_))
+    edits_.mark_changed();
 
   // The board panel may switch sources (connect, disconnect): this frame's panel ends there.
   if (ImGui::CollapsingHeader("Board (serial port)", source_->board() ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
-    switch (serial_panel_.draw(*source_, seconds(), rects_)) {
+    switch (serial_panel_.draw(*source_, clock_.seconds(), rects_)) {
       case SerialPanel::Action::None: break;
       case SerialPanel::Action::Connect: connect_serial(serial_panel_.port()); return;
       case SerialPanel::Action::Disconnect: disconnect_serial(); return;
@@ -221,12 +139,13 @@ void GuiApp::scrolled_controls() {
   if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) {
     const auto b = source_->boids();
     ImGui::Text("boids %zu   predators %zu", b.n, source_->predators().size());
-    ImGui::Text("frame rate %.1f fps   elapsed %.0f s", fps_, seconds());
+    ImGui::Text("frame rate %.1f fps   elapsed %.0f s", clock_.fps(), clock_.seconds());
     ImGui::Text("step %" PRIu64 "   sim time %.1f", source_->step(), source_->time());
-    const double per_step = times_.steps > 0 ? times_.simulate / times_.steps : 0;
-    ImGui::Text("simulate + metrics %.2f ms (%.2f ms/step)  rest %.2f ms", times_.simulate, per_step, times_.update_rest);
-    ImGui::Text("geometry %.2f ms (%.1f ns/boid)  render %.2f ms", times_.geometry,
-                b.n ? times_.geometry * 1e6 / double(b.n) : 0.0, times_.render);
+    const FrameTimes& t = clock_.times();
+    const double per_step = t.steps > 0 ? t.simulate / t.steps : 0;
+    ImGui::Text("simulate + metrics %.2f ms (%.2f ms/step)  rest %.2f ms", t.simulate, per_step, t.update_rest);
+    ImGui::Text("geometry %.2f ms (%.1f ns/boid)  render %.2f ms", t.geometry, b.n ? t.geometry * 1e6 / double(b.n) : 0.0,
+                t.render);
     if (source_->simulated_here()) {
       ImGui::TextUnformatted("Largest flock (toolbar):");
       ImGui::SameLine();
@@ -239,7 +158,7 @@ void GuiApp::scrolled_controls() {
   }
 
   if (ImGui::CollapsingHeader("Explore (parameter map)", explore_.has_map() ? ImGuiTreeNodeFlags_DefaultOpen : 0))
-    explore_.controls(edit_, preset_name_, export_dir_, rects_);
+    explore_.controls(edits_.edit(), preset_name_, export_.folder(), rects_);
 
   if (ImGui::CollapsingHeader("Record and replay")) {
     if (recorder_.active())
@@ -253,52 +172,13 @@ void GuiApp::scrolled_controls() {
     if (ImGui::Button("Open replay")) open_replay(replay_path_);
   }
 
-  if (ImGui::CollapsingHeader("Export", ImGuiTreeNodeFlags_DefaultOpen)) export_panel();
-}
-
-// What the toolbar's Export writes: which rows (all, the zoomed plot's time range, the run
-// since the last Reset) and which plots, the folder, and the folder opened afterwards; and
-// the plots cleared by hand or compared with the previous run.
-void GuiApp::export_panel() {
-  ImGui::SetNextItemWidth(-1);
-  if (input_text("##exportdir", export_dir_)) preset_path_.clear();
-  rects_.remember("export:folder");
-  ImGui::RadioButton("everything", &export_rows_, 0);
-  rects_.remember("export:everything");
-  ImGui::SameLine();
-  ImGui::RadioButton("visible range", &export_rows_, 1);
-  rects_.remember("export:visible");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the time range of the plot last zoomed or panned; hidden lines are left out");
-  ImGui::SameLine();
-  ImGui::RadioButton("since Reset", &export_rows_, 2);
-  rects_.remember("export:since-reset");
-  ImGui::SetNextItemWidth(150);
-  const char* plot_names[] = {"all plots", kExportPlots[0], kExportPlots[1], kExportPlots[2], kExportPlots[3], kExportPlots[4]};
-  if (ImGui::BeginCombo("##exportplot", plot_names[export_plot_])) {
-    for (int i = 0; i < IM_ARRAYSIZE(plot_names); ++i) {
-      if (ImGui::Selectable(plot_names[i], i == export_plot_)) export_plot_ = i;
-      rects_.remember(std::string("export:plot:") + plot_names[i]);
-    }
-    ImGui::EndCombo();
-  } else {
-    rects_.remember("export:plot");
+  if (ImGui::CollapsingHeader("Export", ImGuiTreeNodeFlags_DefaultOpen)) {
+    const ExportPanel::Asked asked =
+        export_.draw(previous_plots_.diameter.size() > 0 ? &show_previous_ : nullptr, rects_, messages_);
+    if (asked.folder_changed) presets_.follow_folder();
+    if (asked.clear_plots) clear_plots();
+    if (asked.screenshot) request_screenshot(fs::path(export_.folder()) / ("flock-" + timestamp() + ".png"), true);
   }
-  ImGui::SameLine();
-  ImGui::TextDisabled("(the toolbar's Export)");
-  if (ImGui::Button("Clear plots")) clear_plots();
-  rects_.remember("button:Clear plots");
-  if (previous_plots_.diameter.size() > 0) {
-    ImGui::SameLine();
-    ImGui::Checkbox("previous run", &show_previous_);
-    rects_.remember("plots:previous");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the plots of the run before the last preset, in grey behind this one");
-  }
-  if (!exported_to_.empty()) {
-    ImGui::SameLine();
-    if (ImGui::Button("Open folder")) open_folder(exported_to_);
-    rects_.remember("button:Open folder");
-  }
-  if (ImGui::Button("Screenshot of the flock view")) request_screenshot(fs::path(export_dir_) / ("flock-" + timestamp() + ".png"), true);
 }
 
 }  // namespace flockscope::gui

@@ -1,15 +1,12 @@
-// Sections: helpers (XDG, PNG) | construction | events | frame and draw | update | actions
-// (presets, export, recording, sources) | run_gui. The panels are in their own files.
+// Sections: config_dir | construction and settings | sources | events | update | frame and
+// draw | actions (presets, export, recording, sources) | run_gui. The panels and the window's
+// parts are in their own files (see gui_app.hpp).
 #include "gui_app.hpp"
 
 #include <SDL.h>
 #include <imgui.h>
-#include <imgui_impl_sdl.h>
-#include <imgui_impl_sdlrenderer.h>
-#include <stb/stb_image_write.h>
 
 #include <algorithm>
-#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -17,16 +14,8 @@
 #include <limits>
 #include <stdexcept>
 
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstring>
-#include <tuple>
-
 #include <nlohmann/json.hpp>
 
-#include "export.hpp"
 #include "figures.hpp"
 #include "flockscope/core/io.hpp"
 #include "serial_source.hpp"
@@ -34,9 +23,9 @@
 namespace flockscope::gui {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
+using Clock = FrameClock::Clock;
 
-// ---------------------------------------------------------------- helpers
+// ---------------------------------------------------------------- config_dir
 fs::path config_dir() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
   const char* home = std::getenv("HOME");
@@ -44,30 +33,12 @@ fs::path config_dir() {
   return base / "flockscope";
 }
 
-std::string write_png(const fs::path& file, int w, int h, const std::uint8_t* rgba) {
-  if (!stbi_write_png(file.c_str(), w, h, 4, rgba, w * 4)) return file.string() + ": cannot write the PNG";
-  return {};
-}
-
 namespace {
-// Only the subsystems are shut down, never SDL_Quit(): SDL_Quit unloads the libraries SDL
-// opened at run time (D-Bus, ...), whose own leftovers then show up as leaks under ASan;
-// the process exits right after anyway.
-constexpr Uint32 kSdlSystems = SDL_INIT_VIDEO | SDL_INIT_TIMER;
-
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
-
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-std::string default_export_dir() {
-  const char* home = std::getenv("HOME");
-  return (fs::path(home && *home ? home : "/tmp") / "flockscope").string();
-}
-
 }  // namespace
 
-// ---------------------------------------------------------------- construction
-GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), running_(opt.start_running), export_dir_(default_export_dir()) {
+// ---------------------------------------------------------------- construction and settings
+GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), config_dir_(config_dir()), running_(opt.start_running) {
   // What to show is settled before any window opens, so a bad preset or recording fails
   // without leaving SDL half set up.
   Params first_params;
@@ -77,71 +48,28 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), running_(opt.start_running), 
     if (first_recording->frames() == 0) throw InputError(opt.replay + ": the recording has no frames");
   } else {
     if (!opt.preset.empty()) first_params = load_preset(resolve_preset(opt.preset));
-    reference_ = first_params;
+    edits_.reference() = first_params;
     for (const auto& s : opt.sets)
       if (auto err = apply_assignment(first_params, s)) throw InputError("--set " + s + ": " + *err);
     preset_name_ = opt.preset;
   }
-  // The software renderer draws into a plain surface: without this hint SDL may back the
-  // window with a GL texture (EGL, Mesa, LLVM loaded just to copy pixels).
-  if (opt.software) SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
-  if (SDL_InitSubSystem(kSdlSystems) != 0) throw std::runtime_error(std::string("no display: ") + SDL_GetError());
-  SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear");
-  window_ = SDL_CreateWindow("flockscope", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, opt.width, opt.height,
-                             SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
-  if (!window_) {
-    const std::string err = SDL_GetError();
-    SDL_QuitSubSystem(kSdlSystems);
-    throw std::runtime_error("cannot open a window: " + err);
-  }
-  Uint32 flags = opt.software ? SDL_RENDERER_SOFTWARE : SDL_RENDERER_ACCELERATED;
-  if (opt.vsync && !opt.software) flags |= SDL_RENDERER_PRESENTVSYNC;
-  renderer_ = SDL_CreateRenderer(window_, -1, flags);
-  if (!renderer_ && !opt.software) renderer_ = SDL_CreateRenderer(window_, -1, SDL_RENDERER_SOFTWARE);
-  if (!renderer_) {
-    const std::string err = SDL_GetError();
-    SDL_DestroyWindow(window_);
-    SDL_QuitSubSystem(kSdlSystems);
-    throw std::runtime_error("cannot create a renderer: " + err);
-  }
-
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  config_dir_ = config_dir();
-  io.IniFilename = nullptr;  // never the working directory
+  window_ = std::make_unique<SdlWindow>(opt.width, opt.height, opt.software, opt.vsync,
+                                        opt.use_ini ? (config_dir_ / "imgui.ini").string() : std::string());
   if (opt.use_ini) {
     std::error_code ec;
     fs::create_directories(config_dir_, ec);
-    ini_path_ = (config_dir_ / "imgui.ini").string();
-    io.IniFilename = ini_path_.c_str();
     std::ifstream in(config_dir_ / "settings.json");
     if (in) {
       try {
         const auto j = nlohmann::json::parse(in);
-        export_dir_ = j.value("export_folder", export_dir_);
-        export_dir_saved_ = export_dir_;
+        export_.restore_folder(j.value("export_folder", export_.folder()));
         serial_panel_.set_port(j.value("serial_port", serial_panel_.port()));
       } catch (const nlohmann::json::exception&) {  // a damaged settings file only loses settings
       }
     }
   }
-  ImGui::StyleColorsDark();
-  ImGuiStyle& st = ImGui::GetStyle();
-  st.WindowRounding = 0;
-  st.FrameRounding = 3;
-  st.GrabRounding = 3;
-  st.WindowBorderSize = 0;
-  st.ItemSpacing = ImVec2(7, 5);
-  st.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 1.0f);
-  st.Colors[ImGuiCol_Header] = ImVec4(0.20f, 0.27f, 0.38f, 1.0f);
-  // DejaVu Sans (Debian's fonts-dejavu-core) reads better than the built-in bitmap font.
-  const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-  if (fs::exists(font)) io.Fonts->AddFontFromFileTTF(font, 15.0f);
-  ImGui_ImplSDL2_InitForSDLRenderer(window_);
-  ImGui_ImplSDLRenderer_Init(renderer_);
 
-  start_ = last_frame_ = Clock::now();
+  clock_.start();
   if (first_recording) {
     replay_path_ = opt.replay;
     set_source(std::make_unique<ReplaySource>(std::move(*first_recording), opt.replay));
@@ -156,37 +84,31 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), running_(opt.start_running), 
 GuiApp::~GuiApp() {
   stop_recording();
   if (opt_.use_ini) save_settings();
-  ImGui_ImplSDLRenderer_Shutdown();
-  ImGui_ImplSDL2_Shutdown();
-  ImGui::DestroyContext();
-  SDL_DestroyRenderer(renderer_);
-  SDL_DestroyWindow(window_);
-  SDL_QuitSubSystem(kSdlSystems);
+  window_.reset();  // the window closes before a board's link and a map's workers stop
 }
 
 void GuiApp::save_settings() {
   try {
     nlohmann::json j;
-    if (!export_dir_saved_.empty()) j["export_folder"] = export_dir_saved_;  // never a folder that failed
+    if (!export_.saved_folder().empty()) j["export_folder"] = export_.saved_folder();  // never a folder that failed
     if (!serial_panel_.port().empty()) j["serial_port"] = serial_panel_.port();  // the port picker offers it next time
     write_text_file(config_dir_ / "settings.json", j.dump(2) + "\n");
   } catch (const std::exception&) {  // settings are a convenience; never fail on them
   }
 }
 
+// ---------------------------------------------------------------- sources
 void GuiApp::set_source(std::unique_ptr<BoidSource> s) {
   stop_recording();
   source_ = std::move(s);
-  edit_ = source_->pending_params();
-  undo_.clear();  // the changes were another source's
-  params_revision_ = source_->params_revision();
+  edits_.adopt(*source_);
   plots_.clear();
   frame_times_.clear();
   view_.source_changed();
   if (const Timeline* tl = source_->timeline()) {
     // A replay plots all of its run at once; a playhead follows the frame shown.
     for (std::size_t i = 0; i < tl->frames(); ++i)
-      frame_times_.push_back(push_point(tl->metrics_at(i), tl->time_at(i), tl->step_at(i)));
+      frame_times_.push_back(plots_.push(tl->metrics_at(i), tl->time_at(i), tl->step_at(i), true, true));
     source_moved_ = true;
     return;
   }
@@ -204,28 +126,14 @@ double GuiApp::playhead() {
 void GuiApp::process_events() {
   SDL_Event e;
   while (SDL_PollEvent(&e)) {
-    ImGui_ImplSDL2_ProcessEvent(&e);
+    if (window_->process(e)) quit_ = true;
+    mouse_.handle(e);
     switch (e.type) {
       case SDL_QUIT: quit_ = true; break;
-      case SDL_WINDOWEVENT:
-        if (e.window.event == SDL_WINDOWEVENT_CLOSE && e.window.windowID == SDL_GetWindowID(window_)) quit_ = true;
-        if (e.window.event == SDL_WINDOWEVENT_LEAVE) mouse_x_ = mouse_y_ = -1e30f;
-        break;
-      case SDL_MOUSEMOTION: mouse_x_ = float(e.motion.x), mouse_y_ = float(e.motion.y); break;
-      case SDL_MOUSEBUTTONDOWN:
-      case SDL_MOUSEBUTTONUP: {
-        const int b = e.button.button == SDL_BUTTON_LEFT ? 0 : e.button.button == SDL_BUTTON_RIGHT ? 1 : e.button.button == SDL_BUTTON_MIDDLE ? 2 : -1;
-        mouse_x_ = float(e.button.x), mouse_y_ = float(e.button.y);
-        if (b >= 0) {
-          mouse_down_[b] = e.type == SDL_MOUSEBUTTONDOWN;
-          if (mouse_down_[b]) mouse_clicked_[b] = true;  // a click shorter than a frame still counts
-        }
-        break;
-      }
       case SDL_KEYDOWN: {
         const bool ctrl = (e.key.keysym.mod & KMOD_CTRL) != 0;
         if (ctrl && e.key.keysym.sym == SDLK_q) quit_ = true;
-        if (ctrl && e.key.keysym.sym == SDLK_z && !ImGui::GetIO().WantTextInput) undo_requested_ = true;
+        if (ctrl && e.key.keysym.sym == SDLK_z && !ImGui::GetIO().WantTextInput) asked_.undo = true;
         if (!ImGui::GetIO().WantCaptureKeyboard && !ctrl) {
           // Esc closes an open list or tooltip first (Dear ImGui's own); only then the window.
           if (e.key.keysym.sym == SDLK_ESCAPE && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) quit_ = true;
@@ -235,8 +143,8 @@ void GuiApp::process_events() {
             else
               running_ = !running_;
           }
-          if (e.key.keysym.sym == SDLK_r) reset_requested_ = true;
-          if (e.key.keysym.sym == SDLK_s) step_requested_ = true;
+          if (e.key.keysym.sym == SDLK_r) asked_.reset = true;
+          if (e.key.keysym.sym == SDLK_s) asked_.step = true;
           if (e.key.keysym.sym == SDLK_f) view_.fit();
         }
         break;
@@ -249,29 +157,19 @@ void GuiApp::process_events() {
 // ---------------------------------------------------------------- update
 void GuiApp::update() {
   const auto t0 = Clock::now();
-  times_.simulate = times_.update_rest = 0;
-  times_.steps = 0;
+  FrameTimes& times = clock_.times();
+  times.simulate = times.update_rest = 0;
+  times.steps = 0;
   source_moved_ = false;
-  if (params_changed_ && source_->editable()) {
-    // A live change is marked on the plots (one marker for a drag's run of changes).
-    bool live_change = false;
-    for (const ParamDef& d : param_table())
-      if (d.apply == Apply::Live && get_param(edit_, d) != get_param(source_->pending_params(), d)) live_change = true;
-    if (live_change && frame_count_ != last_change_frame_ + 1 && !plots_.diameter.t().empty())
-      plots_.param_changes.push_back(plots_.diameter.t().back());
-    if (live_change) last_change_frame_ = frame_count_;
-    source_->set_params(edit_);  // live parameters act from this frame's steps on
-    params_changed_ = false;
-    recorder_.params(source_->params());
-  }
-  if (reset_requested_) {
-    reset_requested_ = false;
-    if (!plots_.diameter.t().empty() && !source_->timeline()) {
-      plots_.time_offset = plots_.diameter.t().back() + std::max(source_->params().dt, 1e-9);
-      plots_.resets.push_back(plots_.time_offset);
-    }
+  // A live change is marked on the plots (one marker for a drag's run of changes).
+  const ParamEdits::Applied applied = edits_.apply(*source_, clock_.frames());
+  if (applied.new_marker) plots_.mark_param_change();
+  if (applied.applied) recorder_.params(source_->params());
+  if (asked_.reset) {
+    asked_.reset = false;
+    if (!source_->timeline()) plots_.mark_reset(source_->params().dt);
     source_->reset();
-    edit_ = source_->pending_params();
+    edits_.reload(*source_);
     view_.clear_trail();
     source_moved_ = true;
     recorder_.params(source_->params(), /*always=*/true);
@@ -279,7 +177,7 @@ void GuiApp::update() {
   // While an Explore map runs, its workers have the cores: the flock waits (the map and the
   // view say so; a board runs by itself, below).
   int steps = running_ && !explore_.busy() ? steps_per_frame_ : 0;
-  if (step_requested_) steps = std::max(steps, 1), step_requested_ = false;
+  if (asked_.step) steps = std::max(steps, 1), asked_.step = false;
   if (source_->live()) steps = 1;  // a board runs by itself: take what came
   // Every step is plotted and recorded, not only the one drawn (a replay's run is plotted
   // already: its points only move the trail).
@@ -295,28 +193,23 @@ void GuiApp::update() {
       if (record) record_frame();
     });
     if (!moved && source_->ended()) running_ = false;
-    times_.simulate = ms_since(s0);
-    times_.steps = source_->live() ? taken : steps;
+    times.simulate = ms_since(s0);
+    times.steps = source_->live() ? taken : steps;
     source_moved_ = source_moved_ || moved;
   }
   for (auto& n : source_->take_notes()) note(n.text, n.error);
-  if (source_->params_revision() != params_revision_) {
-    // The source changed its parameters (a board's set read back, a change rejected).
-    params_revision_ = source_->params_revision();
-    edit_ = source_->pending_params();
-    parameter_panel_.keep_uncommitted(edit_);
-  }
-  for (auto it = children_.begin(); it != children_.end();)
-    it = waitpid(pid_t(*it), nullptr, WNOHANG) != 0 ? children_.erase(it) : it + 1;
+  // The source changed its parameters (a board's set read back, a change rejected).
+  if (edits_.follow(*source_)) parameter_panel_.keep_uncommitted(edits_.edit());
+  export_.reap();
   if (source_moved_ && taken == 0 && plot) {  // a reset without a step: its state is a point too
     push_plot_point();
     if (record) record_frame();
   }
-  const LargestFlock::Outcome grown = largest_.update(*source_, seconds());
+  const LargestFlock::Outcome grown = largest_.update(*source_, clock_.seconds());
   if (grown.running) running_ = true;
-  if (grown.grew) edit_ = source_->pending_params();
+  if (grown.grew) edits_.reload(*source_);
   if (grown.finished) note(*grown.finished);
-  times_.update_rest = std::max(0.0, ms_since(t0) - times_.simulate);
+  times.update_rest = std::max(0.0, ms_since(t0) - times.simulate);
 }
 
 void GuiApp::record_frame() {
@@ -329,50 +222,23 @@ void GuiApp::record_frame() {
 
 void GuiApp::push_plot_point() {
   const Metrics& m = source_->metrics();
-  push_point(m, source_->time(), source_->step(), source_->has_neighbour_metrics(), source_->metrics_from_state());
+  plots_.push(m, source_->time(), source_->step(), source_->has_neighbour_metrics(), source_->metrics_from_state());
   view_.push_centroid(m.centroid_x, m.centroid_y);
 }
 
-double GuiApp::push_point(const Metrics& m, double time, std::uint64_t step, bool nb, bool from_state) {
-  double t = plots_.time_offset + time;
-  if (!plots_.diameter.t().empty() && t < plots_.diameter.t().back()) {
-    // Time went back without a reset here (a replayed reset, a seek): keep the axis monotonic.
-    plots_.time_offset = plots_.diameter.t().back() - time;
-    plots_.resets.push_back(plots_.diameter.t().back());
-    t = plots_.diameter.t().back();
-  }
-  plots_.diameter.push(t, m.diameter);
-  plots_.cx.push(t, m.centroid_x);
-  plots_.cy.push(t, m.centroid_y);
-  plots_.polarisation.push(t, m.polarisation);
-  plots_.speed.push(t, m.mean_speed);
-  plots_.steps.push_back(double(step));
-  plots_.nn.push_back(nb ? m.mean_nn_distance : kNaN);
-  plots_.clusters.push_back(nb ? double(m.clusters) : kNaN);
-  plots_.mark_source(t, from_state);
-  return t;
-}
-
-// ---------------------------------------------------------------- draw
+// ---------------------------------------------------------------- frame and draw
 bool GuiApp::frame() {
-  const auto f0 = Clock::now();
-  const double dt = std::chrono::duration<double>(f0 - last_frame_).count();
-  last_frame_ = f0;
-  if (dt > 0) fps_ = fps_ == 0 ? 1 / dt : fps_ * 0.9 + 0.1 / dt;
-  ++frame_count_;
+  const auto f0 = clock_.tick();
 
   // Events.
   process_events();
-  ImGui_ImplSDLRenderer_NewFrame();
-  ImGui_ImplSDL2_NewFrame();
-  ImGuiIO& io = ImGui::GetIO();
-  io.MousePos = ImVec2(mouse_x_, mouse_y_);
-  for (int b = 0; b < 3; ++b) io.MouseDown[b] = mouse_down_[b] || mouse_clicked_[b], mouse_clicked_[b] = false;
+  window_->new_frame();
+  mouse_.feed(ImGui::GetIO());
   ImGui::NewFrame();
   rects_.clear();
 
   int ww, wh;
-  SDL_GetWindowSize(window_, &ww, &wh);
+  SDL_GetWindowSize(window_->window(), &ww, &wh);
   const float side_w = std::min(390.0f, float(ww) * 0.4f);
   const float plots_h = std::floor(float(wh) * 0.38f);
   const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
@@ -381,17 +247,13 @@ bool GuiApp::frame() {
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImVec2(side_w, float(wh)));
   ImGui::Begin("flockscope", nullptr, fixed);
-  if (undo_requested_) undo(), undo_requested_ = false;
+  if (asked_.undo) undo(), asked_.undo = false;
   const BoidSource* shown = source_.get();
-  const Params before = edit_;
+  const Params before = edits_.edit();
   controls_panel();
   // One undo step per change of the user's: a whole drag, a typed value, a preset loaded.
-  if (source_.get() == shown && !(edit_ == before)) {
-    if (!editing_) undo_.push_back(before);
-    if (undo_.size() > 100) undo_.erase(undo_.begin());
-    editing_ = true;
-  }
-  if (!ImGui::IsAnyItemActive()) editing_ = false;
+  if (source_.get() == shown) edits_.note_change(before);
+  if (!ImGui::IsAnyItemActive()) edits_.end_change();
   ImGui::End();
   double ui_ms = ms_since(u0);
 
@@ -411,7 +273,7 @@ bool GuiApp::frame() {
       rects_.remember("button:Back to the map");
       ImGui::SameLine();
     }
-    view_.panel(*source_, {fps_, seconds(), recorder_.active(), recorder_.frames(), stale_view_text()}, rects_);
+    view_.panel(*source_, {clock_.fps(), clock_.seconds(), recorder_.active(), recorder_.frames(), stale_view_text()}, rects_);
   }
   ImGui::End();
   ImGui::PopStyleVar();
@@ -422,10 +284,10 @@ bool GuiApp::frame() {
                     show_previous_ && previous_plots_.diameter.size() > 0 ? &previous_plots_ : nullptr);
   ImGui::End();
   ImGui::Render();
-  times_.ui = ui_ms + ms_since(u1);
+  clock_.times().ui = ui_ms + ms_since(u1);
 
   draw();
-  times_.frame = ms_since(f0);
+  clock_.times().frame = ms_since(f0);
   return !quit_;
 }
 
@@ -433,52 +295,29 @@ void GuiApp::draw() {
   // Build the boids' geometry from the state update() left (timed on its own: the budget).
   const auto g0 = Clock::now();
   view_.build_geometry(*source_);
-  times_.geometry = ms_since(g0);
+  clock_.times().geometry = ms_since(g0);
 
   const auto r0 = Clock::now();
-  SDL_SetRenderDrawColor(renderer_, 12, 13, 17, 255);
-  SDL_RenderClear(renderer_);
-  if (!explore_.showing_map()) view_.render(renderer_, source_->params());  // the map takes the view's place
-  ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
-
+  SDL_Renderer* r = window_->renderer();
+  SDL_SetRenderDrawColor(r, 12, 13, 17, 255);
+  SDL_RenderClear(r);
+  if (!explore_.showing_map()) view_.render(r, source_->params());  // the map takes the view's place
+  window_->render_ui();
   // Screenshots read the finished frame back before it is presented.
-  for (const Shot& s : shots_) {
-    int w = 0, h = 0;
-    SDL_GetRendererOutputSize(renderer_, &w, &h);
-    SDL_Rect r{0, 0, w, h};
-    if (s.view_only) {
-      const WidgetRect& v = view_.rect();
-      r = {int(v.x0), int(v.y0), int(v.x1 - v.x0), int(v.y1 - v.y0)};
-    }
-    std::vector<std::uint8_t> px(std::size_t(r.w) * std::size_t(r.h) * 4);
-    std::string err;
-    std::error_code ec;
-    if (!s.file.parent_path().empty()) fs::create_directories(s.file.parent_path(), ec);
-    if (SDL_RenderReadPixels(renderer_, &r, SDL_PIXELFORMAT_ABGR8888, px.data(), r.w * 4) != 0)
-      err = std::string("cannot read the frame back: ") + SDL_GetError();
-    else
-      err = write_png(s.file, r.w, r.h, px.data());
-    if (err.empty())
-      note("screenshot saved: " + s.file.string());
-    else
-      note("screenshot failed: " + err + (ec ? " (" + ec.message() + ")" : ""), true);
-  }
-  shots_.clear();
-  SDL_RenderPresent(renderer_);
-  times_.render = ms_since(r0);
+  shots_.save(r, view_.rect(), messages_);
+  SDL_RenderPresent(r);
+  clock_.times().render = ms_since(r0);
 }
-
-void GuiApp::request_screenshot(const fs::path& file, bool flock_view_only) { shots_.push_back({file, flock_view_only}); }
 
 // ---------------------------------------------------------------- actions
 void GuiApp::load_preset_file(const std::string& name_or_file) {
   try {
     const Params p = load_preset(resolve_preset(name_or_file));
     preset_name_ = fs::path(name_or_file).stem().string();
-    edit_ = p;
-    reference_ = p;
+    edits_.edit() = p;
+    edits_.reference() = p;
     source_->set_params(p);
-    reset_requested_ = true;  // a preset is a new experiment: its world and seed apply now
+    asked_.reset = true;  // a preset is a new experiment: its world and seed apply now
     previous_plots_ = std::move(plots_);  // ... its plots start empty; the last run stays one click away
     clear_plots();
     note("preset loaded: " + name_or_file);
@@ -488,40 +327,7 @@ void GuiApp::load_preset_file(const std::string& name_or_file) {
 }
 
 void GuiApp::export_all(const fs::path& folder) {
-  try {
-    std::error_code ec;
-    fs::create_directories(folder, ec);
-    if (ec) throw InputError(folder.string() + ": cannot create the folder (" + ec.message() + ")");
-    ExportOptions o;
-    o.shown = plots_panel_.shown();
-    std::string range_note;
-    if (export_rows_ == 1) {
-      if (const auto range = plots_panel_.zoomed_range())
-        std::tie(o.first, o.last) = rows_in(plots_, range->first, range->second);
-      else
-        range_note = "no plot zoomed: every row";
-    } else if (export_rows_ == 2) {
-      std::tie(o.first, o.last) = rows_since_reset(plots_);
-    }
-    if (export_plot_ > 0) o.only = kExportPlots[export_plot_ - 1];
-    const Params& p = source_->params();
-    std::string who = source_->simulated_here() ? preset_name_ : source_->board() ? "board" : fs::path(source_->origin()).stem().string();
-    if (who.empty()) who = "custom";
-    o.who = who + ", seed " + std::to_string(p.seed) + ", N = " + std::to_string(source_->boids().n);
-    o.params = p;
-    o.description = "exported from the flockscope window (" + o.who + ", at step " + std::to_string(source_->step()) + ")";
-    // Two exports in one second do not overwrite each other: the second gets "-2".
-    std::string stem = "flockscope-" + timestamp();
-    for (int k = 2; fs::exists(folder / (stem + ".csv")); ++k) stem = "flockscope-" + timestamp() + "-" + std::to_string(k);
-    const ExportResult r = export_plot_files(folder, stem, plots_, o);
-    last_export_ = r.files;
-    exported_to_ = folder.string();
-    export_dir_saved_ = folder.string();
-    if (!r.note.empty()) range_note += (range_note.empty() ? "" : "; ") + r.note;
-    note("exported " + std::to_string(r.files.size()) + " files to " + folder.string() + (range_note.empty() ? "" : " (" + range_note + ")"));
-  } catch (const std::exception& e) {
-    note(std::string("export failed: ") + e.what(), true);
-  }
+  export_.export_all(folder, plots_, plots_panel_, *source_, preset_name_, messages_);
 }
 
 void GuiApp::open_explore_run(const RunPoint& pt) {
@@ -535,17 +341,6 @@ void GuiApp::clear_plots() {
   plots_.clear();
   view_.clear_trail();
   plots_panel_.fit_all();
-}
-
-// xdg-open in its own process (reaped in update()); a missing xdg-open is a message.
-void GuiApp::open_folder(const std::string& dir) {
-  const char* argv[] = {"xdg-open", dir.c_str(), nullptr};
-  pid_t pid = 0;
-  const int err = posix_spawnp(&pid, "xdg-open", nullptr, nullptr, const_cast<char* const*>(argv), environ);
-  if (err != 0)
-    note("cannot open " + dir + ": xdg-open: " + std::strerror(err) + " (the files are there)", true);
-  else
-    children_.push_back(int(pid));
 }
 
 // What lies over the flock view while the flock shown does not move on its own: an Explore
@@ -567,7 +362,7 @@ std::string GuiApp::stale_view_text() {
 void GuiApp::start_recording(const fs::path& file) {
   try {
     recorder_.start(file, *source_);
-    if (file.has_parent_path()) export_dir_saved_ = file.parent_path().string();
+    if (file.has_parent_path()) export_.took_file(file.parent_path().string());
     replay_path_ = file.string();
     note("recording to " + file.string());
   } catch (const std::exception& e) {
@@ -581,8 +376,6 @@ void GuiApp::stop_recording() {
   note("recorded " + std::to_string(frames) + " frames to " + recorder_.file().string());
 }
 
-double GuiApp::seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
-
 void GuiApp::connect_serial(const std::string& port) {
   serial_panel_.set_port(port);
   set_source(std::make_unique<SerialSource>(port, source_->pending_params()));
@@ -593,7 +386,7 @@ void GuiApp::disconnect_serial() {
   const Params p = source_->params();
   set_source(std::make_unique<LocalSource>(p));
   preset_name_ = "(the board's parameters)";
-  reference_ = p;
+  edits_.reference() = p;
   note("disconnected; a local flock with the board's parameters");
 }
 

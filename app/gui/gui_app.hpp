@@ -7,14 +7,17 @@
 // draw (the flock's geometry in one SDL_RenderGeometryRaw call, the plots and overlays, then
 // ImGui's draw data). The simulation never runs inside drawing code.
 //
-// The panels live in their own files: the control panel (controls_panel.cpp: source, run,
-// presets, stats, record, export) hosts the ParameterPanel and the SerialPanel; the
-// FlockView and the PlotsPanel fill the rest of the window. SourceRecorder records,
-// LargestFlock runs the lab's challenge. What the source can do, the source says (BoidSource).
+// GuiApp keeps that order and what ties the parts together (the source, the plots, the
+// messages); each part is its own class. SdlWindow holds the window, its renderer and ImGui;
+// MouseInput the mouse seen through events; FrameClock the frame rate and timings;
+// ParamEdits the parameters the sliders show and their undo history; ScreenshotQueue the
+// screenshots asked for. The control panel (controls_panel.cpp: source, run, stats, record)
+// hosts the PresetsPanel, ParameterPanel, SerialPanel, ExplorePanel's controls and the
+// ExportPanel; the FlockView (or the Explore map) and the PlotsPanel fill the rest of the
+// window. SourceRecorder records, LargestFlock runs the lab's challenge. What the source can
+// do, the source says (BoidSource).
 #pragma once
 
-#include <array>
-#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -23,18 +26,21 @@
 
 #include "boid_source.hpp"
 #include "explore_panel.hpp"
+#include "export_panel.hpp"
 #include "flock_view.hpp"
+#include "frame_clock.hpp"
 #include "largest_flock.hpp"
+#include "mouse_input.hpp"
 #include "panel_support.hpp"
+#include "param_edits.hpp"
 #include "parameter_panel.hpp"
 #include "plot_data.hpp"
 #include "plots_panel.hpp"
+#include "presets_panel.hpp"
+#include "screenshot_queue.hpp"
+#include "sdl_window.hpp"
 #include "serial_panel.hpp"
 #include "source_recorder.hpp"
-
-struct SDL_Window;
-struct SDL_Renderer;
-union SDL_Event;
 
 namespace flockscope::gui {
 
@@ -55,14 +61,6 @@ struct GuiOptions {
   std::string explore_out, explore_measure = "mean_diameter";
 };
 
-// Per-frame timings in milliseconds.
-struct FrameTimes {
-  // simulate: the steps with each step's metrics, plot point and recording; update_rest:
-  // the rest of the update (notes, parameters, the largest-flock rule).
-  double simulate = 0, update_rest = 0, geometry = 0, render = 0, ui = 0, frame = 0;
-  int steps = 0;
-};
-
 class GuiApp {
  public:
   // Opens the window and the renderer and starts a local flock from the options' preset.
@@ -78,13 +76,15 @@ class GuiApp {
 
   // Saves the next drawn frame (all of it, or only the flock view) as PNG; the result shows
   // in message(). Returns immediately; the file is written during the next frame().
-  void request_screenshot(const std::filesystem::path& file, bool flock_view_only = false);
+  void request_screenshot(const std::filesystem::path& file, bool flock_view_only = false) {
+    shots_.request(file, flock_view_only);
+  }
 
   BoidSource& source() { return *source_; }
   void set_source(std::unique_ptr<BoidSource> s);
   PlotData& plots() { return plots_; }
   const PlotData& previous_plots() const { return previous_plots_; }
-  const FrameTimes& times() const { return times_; }
+  const FrameTimes& times() const { return clock_.times(); }
   bool running() const { return running_; }
   void set_running(bool r) { running_ = r; }
   void set_steps_per_frame(int n) { steps_per_frame_ = n; }
@@ -112,7 +112,7 @@ class GuiApp {
   // Exports with the Export section's choices (rows, plots); the files written are in
   // last_export().
   void export_all(const std::filesystem::path& folder);
-  const std::vector<std::filesystem::path>& last_export() const { return last_export_; }
+  const std::vector<std::filesystem::path>& last_export() const { return export_.last_export(); }
   // Empties the plots (the flock goes on; its next step is the first point).
   void clear_plots();
   // A plot's view (0 diameter, 1 centroid, 2 polarisation, 3 speed, 4 path) as drawn last frame.
@@ -124,62 +124,50 @@ class GuiApp {
   // a local flock with the board's parameters.
   void connect_serial(const std::string& port);
   void disconnect_serial();
-  void set_export_folder(const std::string& dir) { export_dir_ = dir; }
+  void set_export_folder(const std::string& dir) { export_.set_folder(dir); }
   // The Explore panel (its map, its session); open_explore_run loads a map cell's run into a
   // local flock, as `flockscope run` would start it.
   ExplorePanel& explore() { return explore_; }
   void open_explore_run(const RunPoint& pt);
   // The parameters the sliders show (an Explore map's base).
-  const Params& edited_params() const { return edit_; }
+  const Params& edited_params() const { return edits_.edit(); }
 
-  SDL_Renderer* renderer() { return renderer_; }
-  SDL_Window* window() { return window_; }
+  SDL_Renderer* renderer() { return window_->renderer(); }
+  SDL_Window* window() { return window_->window(); }
 
  private:
   void process_events();
   // controls_panel.cpp
   void controls_panel();
   void toolbar();
-  void status_line();
   void scrolled_controls();
   void undo();
   void update();
   void draw();
   void push_plot_point();  // the source's current step
-  // One plot point; returns its plot time.
-  double push_point(const Metrics& m, double time, std::uint64_t step, bool neighbours = true, bool from_state = true);
   void record_frame();
   void note(std::string text, bool error = false) { messages_.note(std::move(text), error); }
-  double seconds() const;  // since the window opened
   void save_settings();
-  void export_panel();  // controls_panel.cpp
-  void open_folder(const std::string& dir);
   std::string stale_view_text();
 
   GuiOptions opt_;
-  SDL_Window* window_ = nullptr;
-  SDL_Renderer* renderer_ = nullptr;
-  bool quit_ = false;
-  std::string ini_path_;
   std::filesystem::path config_dir_;
+  std::unique_ptr<SdlWindow> window_;  // opened once the options were found good
+  bool quit_ = false;
 
   std::unique_ptr<BoidSource> source_;
   std::string preset_name_;
-  Params edit_;               // what the sliders show (the source's pending parameters)
-  Params reference_;          // the last preset loaded (defaults else): a right-click restores it
-  std::vector<Params> undo_;  // edit_ before each of the user's last changes, newest last
-  bool editing_ = false;      // a change is under way (a drag): it makes one undo step
-  bool undo_requested_ = false;
-  std::uint64_t params_revision_ = 0;
-  bool params_changed_ = false, reset_requested_ = false, step_requested_ = false;
+  ParamEdits edits_;
+  // What this frame's keys and buttons asked of the update (undo: before the panels draw).
+  struct Requests {
+    bool reset = false, step = false, undo = false;
+  };
+  Requests asked_;
   bool running_ = true;
   int steps_per_frame_ = 1;
   bool source_moved_ = false;
-
-  // Mouse as seen through SDL events (ImGui 1.86's backend polls SDL's global state, which
-  // synthetic events do not reach; events are the one path real and test input share).
-  float mouse_x_ = -1e30f, mouse_y_ = -1e30f;
-  std::array<bool, 3> mouse_down_{}, mouse_clicked_{};
+  MouseInput mouse_;
+  FrameClock clock_;
 
   FlockView view_;
   PlotData plots_;
@@ -187,34 +175,15 @@ class GuiApp {
   bool show_previous_ = false;  // ... drawn in grey when asked for
   std::vector<double> frame_times_;  // a replay's plot time of each frame
   PlotsPanel plots_panel_;
+  PresetsPanel presets_;
   ParameterPanel parameter_panel_;
   SerialPanel serial_panel_;
-
-  FrameTimes times_;
-  std::chrono::steady_clock::time_point start_, last_frame_;
-  double fps_ = 0;
-  std::uint64_t frame_count_ = 0;
+  ExportPanel export_;
 
   LargestFlock largest_;
   SourceRecorder recorder_;
   std::string replay_path_;  // the replay field: the last recording made or opened
-  std::string export_dir_;
-  int export_rows_ = 0;      // 0 everything, 1 the visible range, 2 since the last Reset
-  int export_plot_ = 0;      // 0 all plots, else kExportPlots[export_plot_ - 1]
-  std::vector<std::filesystem::path> last_export_;
-  std::string exported_to_;    // the folder "Open folder" opens
-  std::vector<int> children_;  // xdg-open processes not yet reaped
-  std::uint64_t last_change_frame_ = 0;  // a drag's changes make one marker, at its start
-  std::string export_dir_saved_;  // the last folder that took a file: settings.json keeps it
-  std::string preset_path_;
-  std::vector<std::pair<std::string, std::string>> preset_descriptions_;  // name, description
-
-  struct Shot {
-    std::filesystem::path file;
-    bool view_only;
-  };
-  std::vector<Shot> shots_;
-
+  ScreenshotQueue shots_;
   Messages messages_;
   WidgetRects rects_;
   ExplorePanel explore_;
@@ -227,8 +196,5 @@ int run_gui(const GuiOptions& opt, int frames, const std::string& screenshot);
 
 // $XDG_CONFIG_HOME/flockscope (else ~/.config/flockscope); created on demand.
 std::filesystem::path config_dir();
-
-// Writes RGBA pixels as PNG. Returns an error text or empty.
-std::string write_png(const std::filesystem::path& file, int w, int h, const std::uint8_t* rgba);
 
 }  // namespace flockscope::gui

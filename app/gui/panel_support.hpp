@@ -42,6 +42,11 @@ class Messages {
   bool error_ = false;
 };
 
+// The message as one line of the current ImGui window, always there (empty when there is
+// nothing to say) so a message never moves the widgets below; the whole text shows on hover,
+// a box at its right end dismisses it. Named "status" (and "message" while it shows one).
+void message_line(Messages& messages, WidgetRects& rects);
+
 // An ImGui text field over a std::string; true when it changed.
 bool input_text(const char* label, std::string& s);
 

@@ -1,5 +1,8 @@
 #include "plot_data.hpp"
 
+#include <algorithm>
+#include <limits>
+
 namespace flockscope::gui {
 
 void PlotData::clear() {
@@ -12,6 +15,36 @@ void PlotData::clear() {
   resets.clear();
   param_changes.clear();
   time_offset = 0;
+}
+
+double PlotData::push(const Metrics& m, double time, std::uint64_t step, bool neighbours, bool state) {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  double t = time_offset + time;
+  if (!diameter.t().empty() && t < diameter.t().back()) {
+    time_offset = diameter.t().back() - time;
+    resets.push_back(diameter.t().back());
+    t = diameter.t().back();
+  }
+  diameter.push(t, m.diameter);
+  cx.push(t, m.centroid_x);
+  cy.push(t, m.centroid_y);
+  polarisation.push(t, m.polarisation);
+  speed.push(t, m.mean_speed);
+  steps.push_back(double(step));
+  nn.push_back(neighbours ? m.mean_nn_distance : kNaN);
+  clusters.push_back(neighbours ? double(m.clusters) : kNaN);
+  mark_source(t, state);
+  return t;
+}
+
+void PlotData::mark_reset(double dt) {
+  if (diameter.t().empty()) return;
+  time_offset = diameter.t().back() + std::max(dt, 1e-9);
+  resets.push_back(time_offset);
+}
+
+void PlotData::mark_param_change() {
+  if (!diameter.t().empty()) param_changes.push_back(diameter.t().back());
 }
 
 void PlotData::mark_source(double t, bool state) {

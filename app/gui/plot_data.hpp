@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "flockscope/core/metrics.hpp"
 #include "plot_widget.hpp"
 
 namespace flockscope::gui {
@@ -24,6 +25,15 @@ struct PlotData {
   std::vector<double> param_changes;  // plot times of live parameter changes (grey markers)
   double time_offset = 0;       // plot time continues across resets
   void clear();
+  // One point: the metrics of the source's step `step` at its time `time`, plotted at
+  // time_offset + time (`neighbours`: nn and clusters were computed for it; `from_state`:
+  // see mark_source). Returns its plot time. Time going back without a reset here (a
+  // replayed reset, a seek) starts a new run, so the axis stays monotonic.
+  double push(const Metrics& m, double time, std::uint64_t step, bool neighbours, bool from_state);
+  // A reset: plot time goes on one step of `dt` after the last point, marked.
+  void mark_reset(double dt);
+  // A live parameter change at the last point (nothing before the first point).
+  void mark_param_change();
   // Notes where the point just pushed at plot time t got its metrics: board points next to
   // each other make one shaded span.
   void mark_source(double t, bool state);
