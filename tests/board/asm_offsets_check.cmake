@@ -16,7 +16,7 @@
 cmake_minimum_required(VERSION 3.20)
 
 set(logic ${ROOT}/firmware_pico/logic)
-set(includes -I${logic}/include -I${ROOT}/core/include -I${ROOT}/protocol/include)
+set(includes -I${logic}/include -I${ROOT}/params/include -I${ROOT}/core/include -I${ROOT}/protocol/include)
 set(flags -std=c++20 -mcpu=cortex-m0plus -mthumb -fno-exceptions -fno-rtti -Wall -Wextra -Werror -fsyntax-only)
 set(check_source ${logic}/src/asm_offsets.cpp)
 
