@@ -9,6 +9,12 @@
 
 set(FLOCKSCOPE_TEST_TIERS quick slow emulator mpi)
 
+function(flockscope_require_tier tier where)
+  if(NOT tier IN_LIST FLOCKSCOPE_TEST_TIERS)
+    message(FATAL_ERROR "${where}: tier '${tier}' is not one of ${FLOCKSCOPE_TEST_TIERS}")
+  endif()
+endfunction()
+
 # flockscope_gtests(TARGET PREFIX <prefix> TIER <tier> [SLOW <test> ...] [PROPERTIES <p> <v> ...])
 # gtest_discover_tests for TARGET with its tests named PREFIX<Suite>.<Test>, all in TIER but
 # the tests named after SLOW (their full ctest names), which go to the slow tier. The labels
@@ -16,9 +22,7 @@ set(FLOCKSCOPE_TEST_TIERS quick slow emulator mpi)
 # only one set of properties to all of an executable's tests).
 function(flockscope_gtests target)
   cmake_parse_arguments(T "" "PREFIX;TIER" "SLOW;PROPERTIES" ${ARGN})
-  if(NOT T_TIER IN_LIST FLOCKSCOPE_TEST_TIERS)
-    message(FATAL_ERROR "flockscope_gtests(${target}): TIER must be one of ${FLOCKSCOPE_TEST_TIERS}")
-  endif()
+  flockscope_require_tier("${T_TIER}" "flockscope_gtests(${target})")
   gtest_discover_tests(${target} TEST_PREFIX "${T_PREFIX}" DISCOVERY_TIMEOUT 60
                        TEST_LIST ${target}_TESTS PROPERTIES ${T_PROPERTIES})
   set(file "${CMAKE_CURRENT_BINARY_DIR}/${target}_tiers.cmake")
@@ -43,8 +47,6 @@ endfunction()
 
 # flockscope_tier(<tier> <test> ...): the label of tests added with add_test.
 function(flockscope_tier tier)
-  if(NOT tier IN_LIST FLOCKSCOPE_TEST_TIERS)
-    message(FATAL_ERROR "flockscope_tier: ${tier} is not one of ${FLOCKSCOPE_TEST_TIERS}")
-  endif()
+  flockscope_require_tier("${tier}" flockscope_tier)
   set_tests_properties(${ARGN} PROPERTIES LABELS ${tier})
 endfunction()
