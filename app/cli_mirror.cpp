@@ -248,7 +248,11 @@ class Mirror {
       std::error_code ec;
       const auto parent = std::filesystem::path(args_.record).parent_path();
       if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-      recorder_ = std::make_unique<RecordingWriter>(args_.record, *board_params_, "serial");
+      try {
+        recorder_ = std::make_unique<RecordingWriter>(args_.record, *board_params_, "serial");
+      } catch (const OutputError& e) {  // even the header did not fit: the mirror goes on
+        stop_recording(e.what());
+      }
     }
     started_ = true;
     start_ = Clock::now();

@@ -25,7 +25,8 @@ constexpr Section kSections[] = {
     {ParamSection::World, "World (reset)", true},    {ParamSection::Rules, "Rules", true},
     {ParamSection::Cornell, "Cornell rules", true},  {ParamSection::Report, "Report rules", true},
     {ParamSection::Edges, "Edges", false},           {ParamSection::Predators, "Predators", false},
-    {ParamSection::Scouts, "Scout groups", false}};
+    {ParamSection::Scouts, "Scout groups", false},   {ParamSection::Perching, "Perching", false},
+    {ParamSection::Food, "Food", false}};
 
 // A slider's position as a share of its track, and back (linear, or logarithmic as drawn).
 struct Track {

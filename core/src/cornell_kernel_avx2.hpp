@@ -54,7 +54,7 @@ void cornell_group_avx2(const CornellPass& k, std::uint32_t b, std::uint32_t e, 
     count = _mm256_add_ps(count, v1);
   }
   const std::uint32_t m = e - b;
-  box.add(cornell_update_lanes(k, b, m, {v8f(cdx), v8f(cdy), v8f(xp), v8f(yp), v8f(xv), v8f(yv), v8f(count)}), m);
+  box.add(cornell_update_8(k, b, m, {v8f(cdx), v8f(cdy), v8f(xp), v8f(yp), v8f(xv), v8f(yv), v8f(count)}), m);
 }
 
 }  // namespace flockscope::grid_step

@@ -15,104 +15,38 @@ inline v8f half_of(__m512 v, std::uint32_t h) {
   return v8f(h == 0 ? _mm512_castps512_ps256(v) : _mm512_extractf32x8_ps(v, 1));
 }
 
-// cornell_update_lanes on 16 lanes at once, for the boids in slots [i, i + m), m <= 16: the
-// same operations in the same order lane for lane, so the same bits, in half the
-// instructions of two eight-lane calls. Groups holding a scout take the eight-lane path
-// (it applies their bias in the scalar form); a lane whose speed limit meets a zero speed
-// (rare) gets the scalar rule, as there.
+// The update of the boids in slots [i, i + m), m <= 16: rules::cornell_update_lanes on 16
+// lanes (its vector operations compiled for AVX-512 here, where it is inlined), so the same
+// bits as the eight-lane update in half the instructions. Groups that need the one-boid
+// update (a scout, perching) take the eight-lane path, which gives it to them.
 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline))
 inline void cornell_update_16(const CornellPass& k, std::uint32_t i, std::uint32_t m, __m512 close_dx, __m512 close_dy,
                               __m512 xpos, __m512 ypos, __m512 xvel, __m512 yvel, __m512 count, LaneBox& box) {
-  const auto& c = *k.c;
-  const __mmask16 valid = __mmask16((1u << m) - 1u);
-  const __m512i sid = _mm512_maskz_loadu_epi32(valid, k.sid + i);
-  if (_mm512_mask_cmplt_epu32_mask(valid, sid, _mm512_set1_epi32(int(std::min<std::size_t>(k.bias_size, 0xffffffffu)))) != 0) {
+  if (needs_one_by_one(k, i, m)) {
     for (std::uint32_t h = 0; h < 2 && kLanes * h < m; ++h) {
       const std::uint32_t first = i + kLanes * h, n = std::min(kLanes, m - kLanes * h);
-      box.add(cornell_update_lanes(k, first, n,
-                                   {half_of(close_dx, h), half_of(close_dy, h), half_of(xpos, h), half_of(ypos, h),
-                                    half_of(xvel, h), half_of(yvel, h), half_of(count, h)}),
+      box.add(cornell_update_8(k, first, n,
+                               {half_of(close_dx, h), half_of(close_dy, h), half_of(xpos, h), half_of(ypos, h),
+                                half_of(xvel, h), half_of(yvel, h), half_of(count, h)}),
               n);
     }
     return;
   }
-  const __m512 X = _mm512_loadu_ps(k.sx + i), Y = _mm512_loadu_ps(k.sy + i);
-  const __m512 VX = _mm512_loadu_ps(k.svx + i), VY = _mm512_loadu_ps(k.svy + i);
-  const __m512 zero = _mm512_setzero_ps();
-  __m512 vx = VX, vy = VY;
-  // cornell_steer
-  const __mmask16 seen = _mm512_cmp_ps_mask(count, zero, _CMP_GT_OQ);
-  if (c.cohesion) {
-    const __m512 centering = _mm512_set1_ps(c.centering);
-    vx = _mm512_mask_add_ps(vx, seen, vx, _mm512_mul_ps(_mm512_sub_ps(_mm512_div_ps(xpos, count), X), centering));
-    vy = _mm512_mask_add_ps(vy, seen, vy, _mm512_mul_ps(_mm512_sub_ps(_mm512_div_ps(ypos, count), Y), centering));
-  }
-  if (c.alignment) {
-    const __m512 matching = _mm512_set1_ps(c.matching);
-    vx = _mm512_mask_add_ps(vx, seen, vx, _mm512_mul_ps(_mm512_sub_ps(_mm512_div_ps(xvel, count), VX), matching));
-    vy = _mm512_mask_add_ps(vy, seen, vy, _mm512_mul_ps(_mm512_sub_ps(_mm512_div_ps(yvel, count), VY), matching));
-  }
-  if (c.separation) {
-    const __m512 avoid = _mm512_set1_ps(c.avoid);
-    vx = _mm512_add_ps(vx, _mm512_mul_ps(close_dx, avoid));
-    vy = _mm512_add_ps(vy, _mm512_mul_ps(close_dy, avoid));
-  }
-  // Constants as the eight-lane update forms them (0 + c: a -0.0 parameter becomes +0.0 there).
-  const auto splat = [zero](float v) __attribute__((always_inline, target("avx512f"))) {
-    return _mm512_add_ps(zero, _mm512_set1_ps(v));
-  };
-  const __m512 turn = splat(c.turn);
-  vy = _mm512_mask_add_ps(vy, _mm512_cmp_ps_mask(Y, _mm512_set1_ps(c.top_edge), _CMP_LT_OQ), vy, turn);
-  vx = _mm512_mask_sub_ps(vx, _mm512_cmp_ps_mask(X, _mm512_set1_ps(c.right_edge), _CMP_GT_OQ), vx, turn);
-  vx = _mm512_mask_add_ps(vx, _mm512_cmp_ps_mask(X, _mm512_set1_ps(c.left_edge), _CMP_LT_OQ), vx, turn);
-  vy = _mm512_mask_sub_ps(vy, _mm512_cmp_ps_mask(Y, _mm512_set1_ps(c.bottom_edge), _CMP_GT_OQ), vy, turn);
-  if (k.predator_count > 0) {
-    __m512 pdx = zero, pdy = zero;
-    __m512i pcount = _mm512_setzero_si512();
-    const __m512 pr = _mm512_set1_ps(c.predator_range), pr2 = _mm512_set1_ps(c.predator_range2);
-    const __m512 abs_mask = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff));
-    for (std::size_t q = 0; q < k.predator_count; ++q) {
-      const __m512 dx = _mm512_sub_ps(X, _mm512_set1_ps(k.predators[q].x));
-      const __m512 dy = _mm512_sub_ps(Y, _mm512_set1_ps(k.predators[q].y));
-      __mmask16 in = _mm512_cmp_ps_mask(_mm512_and_ps(dx, abs_mask), pr, _CMP_LT_OQ);
-      in = _mm512_mask_cmp_ps_mask(in, _mm512_and_ps(dy, abs_mask), pr, _CMP_LT_OQ);
-      in = _mm512_mask_cmp_ps_mask(in, _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), pr2, _CMP_LT_OQ);
-      pdx = _mm512_mask_add_ps(pdx, in, pdx, dx);
-      pdy = _mm512_mask_add_ps(pdy, in, pdy, dy);
-      pcount = _mm512_mask_add_epi32(pcount, in, pcount, _mm512_set1_epi32(1));
-    }
-    const __mmask16 fled = _mm512_cmpgt_epi32_mask(pcount, _mm512_setzero_si512());
-    const __m512 pt = splat(c.predator_turn);
-    vy = _mm512_mask_add_ps(vy, _mm512_mask_cmp_ps_mask(fled, pdy, zero, _CMP_GT_OQ), vy, pt);
-    vy = _mm512_mask_sub_ps(vy, _mm512_mask_cmp_ps_mask(fled, pdy, zero, _CMP_LT_OQ), vy, pt);
-    vx = _mm512_mask_add_ps(vx, _mm512_mask_cmp_ps_mask(fled, pdx, zero, _CMP_GT_OQ), vx, pt);
-    vx = _mm512_mask_sub_ps(vx, _mm512_mask_cmp_ps_mask(fled, pdx, zero, _CMP_LT_OQ), vx, pt);
-  }
-  // limit_speed
-  const __m512 speed = _mm512_sqrt_ps(_mm512_add_ps(_mm512_mul_ps(vx, vx), _mm512_mul_ps(vy, vy)));
-  const __m512 minspeed = splat(c.minspeed), maxspeed = splat(c.maxspeed);
-  __m512 target = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(speed, minspeed, _CMP_LT_OQ), speed, minspeed);
-  target = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(target, maxspeed, _CMP_GT_OQ), target, maxspeed);
-  const __mmask16 change = _mm512_cmp_ps_mask(target, speed, _CMP_NEQ_UQ);
-  const __mmask16 moving = _mm512_cmp_ps_mask(speed, zero, _CMP_GT_OQ);
-  vx = _mm512_mask_mul_ps(vx, change & moving, _mm512_div_ps(vx, speed), target);
-  vy = _mm512_mask_mul_ps(vy, change & moving, _mm512_div_ps(vy, speed), target);
-  if (const __mmask16 stopped = change & ~moving & valid; stopped != 0) {  // the scalar rule (rare)
-    alignas(64) float fx[16], fy[16], fvx[16], fvy[16];
-    _mm512_store_ps(fx, vx), _mm512_store_ps(fy, vy), _mm512_store_ps(fvx, VX), _mm512_store_ps(fvy, VY);
-    for (std::uint32_t l = 0; l < 16; ++l)
-      if ((stopped >> l) & 1u) rules::limit_speed(fx[l], fy[l], c.minspeed, c.maxspeed, fvx[l], fvy[l]);
-    vx = _mm512_load_ps(fx), vy = _mm512_load_ps(fy);
-  }
-  const __m512 dt = _mm512_set1_ps(c.dt);
-  const __m512 nx = _mm512_add_ps(X, _mm512_mul_ps(vx, dt)), ny = _mm512_add_ps(Y, _mm512_mul_ps(vy, dt));
-  _mm512_mask_storeu_ps(k.x + i, valid, nx);
-  _mm512_mask_storeu_ps(k.y + i, valid, ny);
-  _mm512_mask_storeu_ps(k.vx + i, valid, vx);
-  _mm512_mask_storeu_ps(k.vy + i, valid, vy);
-  _mm512_mask_storeu_epi32(k.id + i, valid, sid);
-  box.add({half_of(nx, 0), half_of(ny, 0)}, std::min(kLanes, m));
-  if (m > kLanes) box.add({half_of(nx, 1), half_of(ny, 1)}, m - kLanes);
+  rules::CornellSums<v16f, v16f> sums;
+  sums.close_dx = v16f(close_dx), sums.close_dy = v16f(close_dy), sums.xpos = v16f(xpos), sums.ypos = v16f(ypos);
+  sums.xvel = v16f(xvel), sums.yvel = v16f(yvel), sums.neighbours = v16f(count);
+  v16f nx, ny, vx, vy;
+  rules::cornell_update_lanes(v16f(_mm512_loadu_ps(k.sx + i)), v16f(_mm512_loadu_ps(k.sy + i)),
+                              v16f(_mm512_loadu_ps(k.svx + i)), v16f(_mm512_loadu_ps(k.svy + i)), sums,
+                              surroundings(k), *k.c, nx, ny, vx, vy);
+  const __mmask16 valid = __mmask16((1u << m) - 1u);
+  _mm512_mask_storeu_ps(k.x + i, valid, __m512(nx));
+  _mm512_mask_storeu_ps(k.y + i, valid, __m512(ny));
+  _mm512_mask_storeu_ps(k.vx + i, valid, __m512(vx));
+  _mm512_mask_storeu_ps(k.vy + i, valid, __m512(vy));
+  _mm512_mask_storeu_epi32(k.id + i, valid, _mm512_maskz_loadu_epi32(valid, k.sid + i));
+  for (std::uint32_t h = 0; h < 2 && kLanes * h < m; ++h)
+    box.add({half_of(__m512(nx), h), half_of(__m512(ny), h)}, std::min(kLanes, m - kLanes * h));
 }
 
 // The two stages of the software-pipelined loop (Avx512Sums::add_pipelined). They are inline

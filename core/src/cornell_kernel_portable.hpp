@@ -7,7 +7,7 @@
 namespace flockscope::grid_step {
 
 // The boids in slots [b, e), e - b <= 8, one a lane: their sums over the runs of `block`, one
-// candidate at a time in slot order, then their update (cornell_update_lanes) and the box.
+// candidate at a time in slot order, then their update (cornell_update_8) and the box.
 // Lanes e - b .. 7 compute from whatever their slots hold (the arrays are padded) and are
 // neither stored nor boxed. (8-lane vectors: GCC lowers 64-byte vector types piecewise in a
 // target_clones function on AVX2 and below.)
@@ -39,7 +39,7 @@ template <bool BoxTest, bool MaskSelf>
     s.add(dx, dy, ox, oy, v8f{} + k.svx[j], v8f{} + k.svy[j], separate, visible);
   }
   const std::uint32_t m = e - b;
-  box.add(cornell_update_lanes(k, b, m,
+  box.add(cornell_update_8(k, b, m,
                                {s.cdx, s.cdy, s.xp, s.yp, s.xv, s.yv, __builtin_convertvector(s.count, v8f)}),
           m);
 }

@@ -3,6 +3,8 @@
 // share: the pass's inputs, the lane sums, the update of one and of eight boids from their
 // neighbour sums, and the groups of boids the kernels take. Internal to flockscope::core.
 // Sections: lane sums | the pass | the update of one boid, of eight | the groups | the row pass
+// (The rules themselves, steering to the move, are core's rules.hpp: rules::cornell_update and
+// rules::cornell_update_lanes.)
 #pragma once
 
 #include <algorithm>
@@ -33,6 +35,7 @@ using rules::Boid;
 using rules::kLanes;
 using rules::v8f;
 using rules::v8i;
+using rules::v16f;
 
 // The Cornell rules' coefficients in the float engine's form (flock.cpp).
 rules::CornellCoeffs<float> cornell_coeffs(const Params& p);
@@ -93,6 +96,9 @@ struct CornellPass {
   float biasval;
   const Predator* predators;
   std::size_t predator_count;
+  const FoodSource* food;
+  std::size_t food_count;
+  std::int32_t* perch;  // perching timers by id (Flock::perch_timers), or null: no perching
   std::uint32_t visible_band;  // rules::visible_band_bits of the coefficients
   bool box_test;  // false when the fused test alone decides exactly (see step_boids)
   bool mask_self;  // false when the boid itself may stay in its lanes (see step_boids)
@@ -100,118 +106,69 @@ struct CornellPass {
 };
 
 // ---------------------------------------------------------------- the update of one boid, of eight
+// What the rules see besides the neighbours: the predators and food sources.
+[[gnu::always_inline]] inline rules::Surroundings<Predator, FoodSource> surroundings(const CornellPass& k) {
+  return {k.predators, std::uint32_t(k.predator_count), k.food, std::uint32_t(k.food_count)};
+}
+
 // The update of one boid from its neighbour sums (lanes: close_dx, close_dy, xpos, ypos, xvel,
-// yvel, neighbours): the straightforward scalar form, for the eights that hold a scout.
+// yvel, neighbours): rules::cornell_update, for the groups that hold a scout or perch.
 [[gnu::always_inline]] inline void cornell_update_one(const CornellPass& k, std::uint32_t i, const float* sums) {
   const auto& c = *k.c;
   const Boid<float> self{k.sx[i], k.sy[i], k.svx[i], k.svy[i]};
   rules::CornellSums<float> s;
   s.close_dx = sums[0], s.close_dy = sums[1], s.xpos = sums[2], s.ypos = sums[3];
   s.xvel = sums[4], s.yvel = sums[5], s.neighbours = int(sums[6]);
-  rules::PredatorSums<float> ps;
-  for (std::size_t q = 0; q < k.predator_count; ++q)
-    rules::predator_accumulate(ps, self.x - k.predators[q].x, self.y - k.predators[q].y, c);
-  Boid<float> nb = rules::cornell_steer(self, s, ps, c);
   const std::uint32_t id = k.sid[i];
-  const int group = id < k.bias_size ? scout_group(*k.p, id) : 0;
-  rules::cornell_finish(self, nb, group, group != 0 ? k.bias + id : nullptr, k.biasval, c);
+  rules::BoidExtras<float> extras;
+  extras.group = id < k.bias_size ? scout_group(*k.p, id) : 0;
+  extras.stored_bias = extras.group != 0 ? k.bias + id : nullptr;
+  extras.static_bias = k.biasval;
+  extras.perch = k.perch != nullptr ? k.perch + id : nullptr;
+  const Boid<float> nb = rules::cornell_update(self, s, surroundings(k), extras, c);
   k.x[i] = nb.x, k.y[i] = nb.y, k.vx[i] = nb.vx, k.vy[i] = nb.vy, k.id[i] = id;
 }
 
-[[gnu::always_inline]] inline v8f select(v8i m, v8f a, v8f b) { return v8f((v8i(a) & m) | (v8i(b) & ~m)); }
+// Whether the boids in slots [i, i + m) need the one-boid update: a scout among them, or
+// perching on.
+[[gnu::always_inline]] inline bool needs_one_by_one(const CornellPass& k, std::uint32_t i, std::uint32_t m) {
+  if (k.perch != nullptr) return true;
+  for (std::uint32_t l = 0; l < m; ++l)
+    if (k.sid[i + l] < k.bias_size) return true;
+  return false;
+}
 
 // One vector of each neighbour sum, lane l for the boid in slot i + l.
 struct SumVectors {
   v8f close_dx, close_dy, xpos, ypos, xvel, yvel, count;
 };
 
-// The update of the m <= 8 boids in slots [i, i + m) from their sums, lane for lane the same
-// operations as cornell_update_one, so the same results. Lanes m..7 are computed from
-// whatever their slots hold (the arrays are padded) and not stored. Returns the new
-// positions (lanes below m; the scout path leaves them in memory only and returns the stored ones).
-// The AVX-512 kernel's cornell_update_16 makes these operations on 16 lanes with intrinsics:
-// a change here belongs there too (the kernels-agree tests compare them bit for bit). (Not
-// this function as a template on 16 lanes: GCC 12 lowers a template's 64-byte vector
-// operations for the baseline target before inlining it into the AVX-512 kernel, and some
-// compares come out one scalar lane at a time, which makes the boids pass 1.4x slower.)
+// The new positions of a group's lanes (lanes below m are the group's boids).
 struct NewPositions {
   v8f x, y;
 };
-[[gnu::always_inline]] inline NewPositions cornell_update_lanes(const CornellPass& k, std::uint32_t i, std::uint32_t m,
-                                                        const SumVectors& s) {
-  const auto& c = *k.c;
-  for (std::uint32_t l = 0; l < m; ++l)
-    if (k.sid[i + l] < k.bias_size) {  // scouts (rare): the scalar form applies their bias
-      for (std::uint32_t q = 0; q < m; ++q) {
-        const float sums[8] = {s.close_dx[q], s.close_dy[q], s.xpos[q], s.ypos[q], s.xvel[q], s.yvel[q], s.count[q], 0};
-        cornell_update_one(k, i + q, sums);
-      }
-      NewPositions out{};
-      for (std::uint32_t q = 0; q < m; ++q) out.x[q] = k.x[i + q], out.y[q] = k.y[i + q];
-      for (std::uint32_t q = m; q < kLanes; ++q) out.x[q] = out.x[0], out.y[q] = out.y[0];
-      return out;
+
+// The update of the m <= 8 boids in slots [i, i + m) from their sums: rules::cornell_update_lanes
+// on eight lanes, or cornell_update_one for each where needs_one_by_one. Lanes m..7 are
+// computed from whatever their slots hold (the arrays are padded) and not stored.
+[[gnu::always_inline]] inline NewPositions cornell_update_8(const CornellPass& k, std::uint32_t i, std::uint32_t m,
+                                                    const SumVectors& s) {
+  if (needs_one_by_one(k, i, m)) {
+    for (std::uint32_t q = 0; q < m; ++q) {
+      const float sums[8] = {s.close_dx[q], s.close_dy[q], s.xpos[q], s.ypos[q], s.xvel[q], s.yvel[q], s.count[q], 0};
+      cornell_update_one(k, i + q, sums);
     }
-  const v8f close_dx = s.close_dx, close_dy = s.close_dy, xpos = s.xpos, ypos = s.ypos, xvel = s.xvel,
-            yvel = s.yvel, count = s.count;
-    const v8f X = rules::load8(k.sx + i), Y = rules::load8(k.sy + i);
-  const v8f VX = rules::load8(k.svx + i), VY = rules::load8(k.svy + i);
-  const v8f zero{};
-  v8f vx = VX, vy = VY;
-  // cornell_steer
-  const v8i seen = count > zero;
-  if (c.cohesion) {
-    vx = select(seen, vx + (xpos / count - X) * c.centering, vx);
-    vy = select(seen, vy + (ypos / count - Y) * c.centering, vy);
+    NewPositions out{};
+    for (std::uint32_t q = 0; q < m; ++q) out.x[q] = k.x[i + q], out.y[q] = k.y[i + q];
+    for (std::uint32_t q = m; q < kLanes; ++q) out.x[q] = out.x[0], out.y[q] = out.y[0];
+    return out;
   }
-  if (c.alignment) {
-    vx = select(seen, vx + (xvel / count - VX) * c.matching, vx);
-    vy = select(seen, vy + (yvel / count - VY) * c.matching, vy);
-  }
-  if (c.separation) {
-    vx = vx + close_dx * c.avoid;
-    vy = vy + close_dy * c.avoid;
-  }
-  const v8f turn = v8f{} + c.turn;
-  vy = select(Y < c.top_edge, vy + turn, vy);
-  vx = select(X > c.right_edge, vx - turn, vx);
-  vx = select(X < c.left_edge, vx + turn, vx);
-  vy = select(Y > c.bottom_edge, vy - turn, vy);
-  if (k.predator_count > 0) {
-    v8f pdx{}, pdy{};
-    v8i pcount{};
-    const v8f pr = v8f{} + c.predator_range, pr2 = v8f{} + c.predator_range2;
-    for (std::size_t q = 0; q < k.predator_count; ++q) {
-      const v8f dx = X - k.predators[q].x, dy = Y - k.predators[q].y;
-      const v8i in = (v8f(v8i(dx) & 0x7fffffff) < pr) & (v8f(v8i(dy) & 0x7fffffff) < pr) & (dx * dx + dy * dy < pr2);
-      pdx = select(in, pdx + dx, pdx);
-      pdy = select(in, pdy + dy, pdy);
-      pcount -= in;
-    }
-    const v8i fled = pcount > 0;
-    const v8f pt = v8f{} + c.predator_turn;
-    vy = select(fled & (pdy > zero), vy + pt, vy);
-    vy = select(fled & (pdy < zero), vy - pt, vy);
-    vx = select(fled & (pdx > zero), vx + pt, vx);
-    vx = select(fled & (pdx < zero), vx - pt, vx);
-  }
-  // limit_speed
-  const v8f sq = vx * vx + vy * vy;
-  v8f speed{};
-  for (std::uint32_t l = 0; l < kLanes; ++l) speed[l] = std::sqrt(sq[l]);
-  v8f target = select(speed < c.minspeed, v8f{} + c.minspeed, speed);
-  target = select(target > c.maxspeed, v8f{} + c.maxspeed, target);
-  const v8i change = target != speed;
-  const v8i moving = speed > zero;
-  vx = select(change & moving, vx / speed * target, vx);
-  vy = select(change & moving, vy / speed * target, vy);
-  const v8i stopped = change & ~moving;
-  for (std::uint32_t l = 0; l < kLanes; ++l)
-    if (stopped[l]) {  // a zero speed takes the previous direction (rare): the scalar rule
-      float svx = vx[l], svy = vy[l];
-      rules::limit_speed(svx, svy, c.minspeed, c.maxspeed, VX[l], VY[l]);
-      vx[l] = svx, vy[l] = svy;
-    }
-  const v8f nx = X + vx * c.dt, ny = Y + vy * c.dt;
+  rules::CornellSums<v8f, v8f> sums;
+  sums.close_dx = s.close_dx, sums.close_dy = s.close_dy, sums.xpos = s.xpos, sums.ypos = s.ypos;
+  sums.xvel = s.xvel, sums.yvel = s.yvel, sums.neighbours = s.count;
+  v8f nx, ny, vx, vy;
+  rules::cornell_update_lanes(rules::load8(k.sx + i), rules::load8(k.sy + i), rules::load8(k.svx + i),
+                              rules::load8(k.svy + i), sums, surroundings(k), *k.c, nx, ny, vx, vy);
   if (m == kLanes) {
     std::memcpy(k.x + i, &nx, sizeof nx);
     std::memcpy(k.y + i, &ny, sizeof ny);
@@ -224,6 +181,8 @@ struct NewPositions {
     k.x[i + l] = nx[l], k.y[i + l] = ny[l], k.vx[i + l] = vx[l], k.vy[i + l] = vy[l], k.id[i + l] = k.sid[i + l];
   return {nx, ny};
 }
+
+[[gnu::always_inline]] inline v8f select(v8i m, v8f a, v8f b) { return v8f((v8i(a) & m) | (v8i(b) & ~m)); }
 
 // ---------------------------------------------------------------- the groups
 // The three slot runs of a group's block: [run[0], run[1]), [run[2], run[3]), [run[4], run[5])

@@ -47,6 +47,7 @@ Flock::Flock(const Params& params, const FlockSnapshot& initial) : active_(param
   active_.boids = pending_.boids = std::int64_t(initial.size());
   start_from(initial);
   spawn_predators(std::uint64_t(params.seed));
+  spawn_food(std::uint64_t(params.seed));
 }
 
 namespace {
@@ -84,6 +85,7 @@ void Flock::spawn(std::uint64_t seed) {
   }
   start_from(std::move(s));
   spawn_predators(seed);
+  spawn_food(seed);
 }
 
 void Flock::start_from(FlockSnapshot s) {
@@ -99,6 +101,8 @@ void Flock::start_from(FlockSnapshot s) {
   bias_.assign(std::size_t(scouts), float(active_.biasval));
   steps_ = 0;
   time_ = 0;
+  perch_.clear();
+  aims_.assign(predators_.size(), PredatorAim{});
 }
 
 void Flock::spawn_predators(std::uint64_t seed) {
@@ -113,6 +117,23 @@ void Flock::spawn_predators(std::uint64_t seed) {
     pr.x = float(rng.uniform(x_lo, x_hi));
     pr.y = float(rng.uniform(y_lo, y_hi));
     spawn_velocity(p, rng, pr.vx, pr.vy);
+  }
+}
+
+// Food sources: their own stream, so adding food moves neither boids nor predators. Each
+// starts inside the margins, heading a random way at food_speed.
+void Flock::spawn_food(std::uint64_t seed) {
+  Pcg32 rng(seed, 3);
+  const Params& p = active_;
+  food_.resize(std::size_t(p.food));
+  double x_lo, x_hi, y_lo, y_hi;
+  spawn_span(p.width, p.leftmargin, p.rightmargin, x_lo, x_hi);
+  spawn_span(p.height, p.topmargin, p.bottommargin, y_lo, y_hi);
+  for (auto& f : food_) {
+    f.x = float(rng.uniform(x_lo, x_hi));
+    f.y = float(rng.uniform(y_lo, y_hi));
+    f.vx = float(rng.uniform(-1, 1));
+    f.vy = float(rng.uniform(-1, 1));
   }
 }
 
@@ -164,6 +185,14 @@ rules::CornellCoeffs<float> grid_step::cornell_coeffs(const Params& p) {
   c.bias_increment = float(p.bias_increment);
   c.bias_pull = p.bias_pull() == BiasTarget::MaxSpeed ? float(p.maxspeed) : 1.0f;
   c.dynamic_bias = p.dynamicbias;
+  c.food_range = float(p.food_range);
+  c.food_range2 = float(p.food_range * p.food_range);
+  c.food_factor = float(p.food_factor);
+  c.perch_frames = std::int32_t(p.perch_frames);
+  c.perch_y = float(p.perch_y);
+  c.perch_top = float(p.perch_y - p.perch_range);
+  c.perch_x0 = float(p.perch_x0);
+  c.perch_x1 = float(p.perch_x1);
   return c;
 }
 
@@ -327,17 +356,44 @@ void Flock::for_each_candidate_range(std::size_t i, bool all_pairs, F&& f) const
 }
 
 void Flock::step() {
+  prepare_perching();
   step_boids(false);
   step_predators();
+  step_food();
   ++steps_;
   time_ += active_.dt;
 }
 
 void Flock::step_all_pairs() {
+  prepare_perching();
   step_boids(true);
   step_predators();
+  step_food();
   ++steps_;
   time_ += active_.dt;
+}
+
+auto Flock::surroundings() const {
+  return rules::Surroundings<Predator, FoodSource>{predators_.data(), std::uint32_t(predators_.size()), food_.data(),
+                                                   std::uint32_t(food_.size())};
+}
+
+auto Flock::extras_of(std::uint32_t id, float biasval) {
+  rules::BoidExtras<float> e;
+  e.group = id < bias_.size() ? scout_group(active_, id) : 0;
+  e.stored_bias = e.group != 0 ? bias_.data() + id : nullptr;
+  e.static_bias = biasval;
+  e.perch = perch_.empty() ? nullptr : perch_.data() + id;
+  return e;
+}
+
+void Flock::prepare_perching() {
+  const bool on = active_.rule_set() == RuleSet::Cornell && active_.perch_frames > 0;
+  if (!on) {
+    perch_.clear();
+    return;
+  }
+  perch_.resize(size(), 0);
 }
 
 void Flock::step_boids(bool all_pairs) {
@@ -377,6 +433,7 @@ void Flock::step_boids(bool all_pairs) {
     case RuleSet::Cornell: {
       const auto c = cornell_coeffs(p);
       const float biasval = float(p.biasval);
+      const auto world = surroundings();
       if (!all_pairs) {
         // The box test |dx|, |dy| < range only matters if it can reject a pair that the fused
         // test (rules::cornell_classify) alone would accept. It cannot when t at dx = range,
@@ -408,6 +465,9 @@ void Flock::step_boids(bool all_pairs) {
                             .biasval = biasval,
                             .predators = predators_.data(),
                             .predator_count = predators_.size(),
+                            .food = food_.data(),
+                            .food_count = food_.size(),
+                            .perch = perch_.empty() ? nullptr : perch_.data(),
                             .visible_band = visible_band,
                             .box_test = separate_at_range || visible_at_range,
                             .mask_self = !(c.protected2 > 0.0f),
@@ -448,13 +508,8 @@ void Flock::step_boids(bool all_pairs) {
           cornell_sum_range(s, self.x, self.y, std::uint32_t(i), b, e, sx, sy, svx, svy, c.range, c.protected2,
                             c.visual2);
         });
-        rules::PredatorSums<float> ps;
-        for (const auto& pr : predators_) rules::predator_accumulate(ps, self.x - pr.x, self.y - pr.y, c);
-        Boid<float> b = rules::cornell_steer(self, s, ps, c);
         const std::uint32_t id = sid_[i];
-        const int group = id < bias_.size() ? scout_group(p, id) : 0;
-        rules::cornell_finish(self, b, group, group != 0 ? bias_.data() + id : nullptr, biasval, c);
-        store(i, b);
+        store(i, rules::cornell_update(self, s, world, extras_of(id, biasval), c));
       });
       break;
     }
@@ -574,16 +629,13 @@ void Flock::step_boids_in_place() {
   switch (p.rule_set()) {
     case RuleSet::Cornell: {
       const auto c = cornell_coeffs(p);
+      const auto world = surroundings();
       for (std::size_t i = 0; i < n; ++i) {
         const Boid<float> self{x[i], y[i], vx[i], vy[i]};
         rules::CornellSums<float> s;
         for (std::size_t j = 0; j < n; ++j)
           if (j != i) rules::cornell_accumulate(s, self.x - x[j], self.y - y[j], Boid<float>{x[j], y[j], vx[j], vy[j]}, c);
-        rules::PredatorSums<float> ps;
-        for (const auto& pr : predators_) rules::predator_accumulate(ps, self.x - pr.x, self.y - pr.y, c);
-        Boid<float> b = rules::cornell_steer(self, s, ps, c);
-        const int group = i < bias_.size() ? scout_group(p, std::uint32_t(i)) : 0;
-        rules::cornell_finish(self, b, group, group != 0 ? bias_.data() + i : nullptr, float(p.biasval), c);
+        const Boid<float> b = rules::cornell_update(self, s, world, extras_of(std::uint32_t(i), float(p.biasval)), c);
         x[i] = b.x, y[i] = b.y, vx[i] = b.vx, vy[i] = b.vy;
       }
       break;
@@ -637,8 +689,9 @@ void Flock::step_boids_in_place() {
   }
 }
 
-// Predators move like boids that only turn at the margins (seeds 001/004), within the
-// rule set's speed limits.
+// Predators move like boids that turn at the margins (seeds 001/004), within the rule set's
+// speed limits; a centroid or chase predator also steers toward its aim (seed 001's smarter
+// predator).
 void Flock::step_predators() {
   const Params& p = active_;
   const auto c = cornell_coeffs(p);
@@ -648,12 +701,79 @@ void Flock::step_predators() {
     case RuleSet::Cornell:
     case RuleSet::Blog: break;
   }
-  for (auto& pr : predators_) {
+  aims_.resize(predators_.size());
+  const bool hunting = p.hunt() != PredatorMode::Random;
+  for (std::size_t q = 0; q < predators_.size(); ++q) {
+    Predator& pr = predators_[q];
+    aims_[q] = hunting ? find_aim(pr, aims_[q]) : PredatorAim{};
     const float old_vx = pr.vx, old_vy = pr.vy;
+    if (aims_[q].active) rules::predator_hunt(pr.x, pr.y, pr.vx, pr.vy, aims_[q].x, aims_[q].y, float(p.predator_steer));
     rules::cornell_edges(pr.x, pr.y, pr.vx, pr.vy, c);
     rules::limit_speed(pr.vx, pr.vy, lo, hi, old_vx, old_vy);
     pr.x += pr.vx * c.dt;
     pr.y += pr.vy * c.dt;
+  }
+}
+
+// One pass over the boids, whose result does not depend on their storage order (so not on
+// the step's path, grid or all pairs): the centroid sums positions as exact integers (in
+// 1/256 px), and the nearest boid is the one with the lowest id among equally near ones.
+PredatorAim Flock::find_aim(const Predator& pr, const PredatorAim& last) const {
+  const double vision2 = active_.predator_vision * active_.predator_vision;
+  const bool chase = active_.hunt() == PredatorMode::Chase;
+  std::int64_t sx = 0, sy = 0, seen = 0;
+  double nearest_d2 = vision2, target_d2 = vision2;
+  std::int64_t nearest = -1;
+  float nearest_x = 0, nearest_y = 0, target_x = 0, target_y = 0;
+  bool target_seen = false;
+  for (std::size_t k = 0; k < size(); ++k) {
+    const double dx = double(x_[k]) - pr.x, dy = double(y_[k]) - pr.y;
+    const double d2 = dx * dx + dy * dy;
+    if (!(d2 < vision2)) continue;
+    if (!chase) {
+      sx += std::llround(double(x_[k]) * 256.0), sy += std::llround(double(y_[k]) * 256.0), ++seen;
+      continue;
+    }
+    const std::int64_t id = id_[k];
+    if (id == last.target) target_seen = true, target_d2 = d2, target_x = x_[k], target_y = y_[k];
+    if (d2 < nearest_d2 || (d2 == nearest_d2 && nearest >= 0 && id < nearest))
+      nearest_d2 = d2, nearest = id, nearest_x = x_[k], nearest_y = y_[k];
+  }
+  (void)target_d2;
+  PredatorAim aim;
+  if (!chase) {
+    if (seen > 0) {
+      aim.active = true;
+      aim.x = float(double(sx) / 256.0 / double(seen));
+      aim.y = float(double(sy) / 256.0 / double(seen));
+    }
+    return aim;
+  }
+  if (target_seen) return {true, target_x, target_y, last.target};  // keeps its boid while it is in sight
+  if (nearest >= 0) return {true, nearest_x, nearest_y, nearest};
+  return aim;
+}
+
+// Food sources wander: each step a small random turn (from the seed, the step and the
+// source: no state besides the sources), the speed set back to food_speed, and a bounce off
+// each wall (the position mirrored back inside).
+void Flock::step_food() {
+  const Params& p = active_;
+  const float speed = float(p.food_speed), w = float(p.width), h = float(p.height);
+  for (std::size_t q = 0; q < food_.size(); ++q) {
+    FoodSource& f = food_[q];
+    Pcg32 rng(std::uint64_t(p.seed) * 0x9E3779B97F4A7C15ull + steps_, 3 + q);
+    f.vx += float(rng.uniform(-0.3, 0.3));
+    f.vy += float(rng.uniform(-0.3, 0.3));
+    const float norm = std::sqrt(f.vx * f.vx + f.vy * f.vy);
+    if (norm > 0) f.vx = f.vx / norm * speed, f.vy = f.vy / norm * speed;
+    else f.vx = speed, f.vy = 0;
+    f.x += f.vx, f.y += f.vy;
+    if (f.x < 0) f.x = -f.x, f.vx = std::fabs(f.vx);
+    if (f.x > w) f.x = 2 * w - f.x, f.vx = -std::fabs(f.vx);
+    if (f.y < 0) f.y = -f.y, f.vy = std::fabs(f.vy);
+    if (f.y > h) f.y = 2 * h - f.y, f.vy = -std::fabs(f.vy);
+    f.x = std::clamp(f.x, 0.0f, w), f.y = std::clamp(f.y, 0.0f, h);  // a speed above the world's size
   }
 }
 
@@ -676,6 +796,11 @@ std::uint64_t Flock::state_hash() const {
   for (std::size_t i = 0; i < s.size(); ++i) add(s.x[i]), add(s.y[i]), add(s.vx[i]), add(s.vy[i]);
   for (const auto& pr : predators_) add(pr.x), add(pr.y), add(pr.vx), add(pr.vy);
   for (float b : bias_) add(b);
+  // The extensions' state, where there is some (so a flock without them hashes as before).
+  for (const auto& fs : food_) add(fs.x), add(fs.y), add(fs.vx), add(fs.vy);
+  for (const auto& a : aims_)
+    if (a.active) f.add_bytes(&a.target, sizeof a.target), add(a.x), add(a.y);
+  for (std::int32_t t : perch_) f.add_bytes(&t, sizeof t);
   f.add_bytes(&steps_, sizeof steps_);
   return f.h;
 }
@@ -684,7 +809,8 @@ std::size_t Flock::memory_bytes() const {
   std::size_t bytes = 0;
   for (const auto* v : {&x_, &y_, &vx_, &vy_, &sx_, &sy_, &svx_, &svy_, &bias_}) bytes += v->capacity() * sizeof(float);
   bytes += (id_.capacity() + sid_.capacity()) * sizeof(std::uint32_t);
-  bytes += predators_.capacity() * sizeof(Predator);
+  bytes += predators_.capacity() * sizeof(Predator) + aims_.capacity() * sizeof(PredatorAim);
+  bytes += food_.capacity() * sizeof(FoodSource) + perch_.capacity() * sizeof(std::int32_t);
   return bytes + grid_.memory_bytes();
 }
 

@@ -30,6 +30,7 @@ constexpr std::array<std::string_view, 3> kRuleNames = {"cornell", "report", "bl
 constexpr std::array<std::string_view, 2> kDivisorNames = {"seen", "all"};
 constexpr std::array<std::string_view, 2> kUpdateNames = {"synchronous", "in_place"};
 constexpr std::array<std::string_view, 2> kBiasTargetNames = {"unit", "maxspeed"};
+constexpr std::array<std::string_view, 3> kPredatorModeNames = {"random", "centroid", "chase"};
 
 // Compile-time guard: ids are unique (the wire relies on it).
 constexpr bool ids_unique() {
@@ -57,6 +58,7 @@ std::span<const std::string_view> choice_names(const ParamDef& def) {
   if (def.name == "report_divisor") return kDivisorNames;
   if (def.name == "update") return kUpdateNames;
   if (def.name == "bias_target") return kBiasTargetNames;
+  if (def.name == "predator_mode") return kPredatorModeNames;
   return kRuleNames;
 }
 
@@ -68,6 +70,7 @@ constexpr bool choices_named() {
       const std::size_t count = d.name == "report_divisor" ? kDivisorNames.size()
                                 : d.name == "update"       ? kUpdateNames.size()
                                 : d.name == "bias_target"  ? kBiasTargetNames.size()
+                                : d.name == "predator_mode" ? kPredatorModeNames.size()
                                 : d.name == "rules"        ? kRuleNames.size()
                                                            : 0;
       if (d.min != 0 || d.max + 1 != double(count)) return false;

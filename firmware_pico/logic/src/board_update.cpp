@@ -497,13 +497,13 @@ std::uint32_t BoardFlock::check_rules(std::uint32_t* checked) {
   };
   s.close_dx = q9_to_fix(sums.sep_x);
   s.close_dy = q9_to_fix(sums.sep_y);
-  rules::PredatorSums<fix> ps;
-  for (std::uint32_t q = 0; q < npred; ++q)
-    rules::predator_accumulate(ps, self.x - pred_[q].x, self.y - pred_[q].y, c);
-  Boid<fix> nb = rules::cornell_steer(self, s, ps, c);
+  const rules::Surroundings<BoardPredator> world{pred_, npred};
   const std::uint32_t id = buf_.id[k];
-  const int group = id < scout_end ? (id < scouts1_ ? 1 : 2) : 0;
-  rules::cornell_finish(self, nb, group, group != 0 ? buf_.bias + id : nullptr, biasval_, c, [&](fix& vx, fix& vy) {
+  rules::BoidExtras<fix> extras;
+  extras.group = id < scout_end ? (id < scouts1_ ? 1 : 2) : 0;
+  extras.stored_bias = extras.group != 0 ? buf_.bias + id : nullptr;
+  extras.static_bias = biasval_;
+  const Boid<fix> nb = rules::cornell_update(self, s, world, extras, c, [&](fix& vx, fix& vy) {
     // A guard against absurd parameter mixes: components beyond 100 px/frame would make
     // the squared speed overflow Q16.16.
     if (vx > vmax_guard) vx = vmax_guard;

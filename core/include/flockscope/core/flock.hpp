@@ -23,6 +23,20 @@ struct Predator {
   float x, y, vx, vy;
 };
 
+// Where a predator steered last step (predator_mode centroid or chase), for drawing and tests:
+// the centre of the boids it saw, or the boid it chases (`target`, an id; -1 for none).
+struct PredatorAim {
+  bool active = false;  // false: random mode, or no boid in predator_vision
+  float x = 0, y = 0;
+  std::int64_t target = -1;
+};
+
+// A moving food source (params.food of them): it wanders at food_speed and bounces off the
+// walls; boids within food_range steer toward the nearest one.
+struct FoodSource {
+  float x, y, vx, vy;
+};
+
 // Boids in id order: the format of state files (--init, final_state.csv).
 struct FlockSnapshot {
   std::vector<float> x, y, vx, vy;
@@ -72,6 +86,14 @@ class Flock {
   void set_predators(std::vector<Predator> predators) { predators_ = std::move(predators); }
   // Current bias of the scouts, indexed by id (scouts1 + scouts2 entries).
   const std::vector<float>& scout_bias() const { return bias_; }
+  // What each predator aims at (one entry a predator).
+  const std::vector<PredatorAim>& predator_aims() const { return aims_; }
+  const std::vector<FoodSource>& food() const { return food_; }
+  // Places the food sources (tests, replays).
+  void set_food(std::vector<FoodSource> food) { food_ = std::move(food); }
+  // Perching state by id (empty while perch_frames is 0): > 0 frames left to rest on the
+  // ledge, < 0 frames left before the boid may land again, 0 flying free.
+  const std::vector<std::int32_t>& perch_timers() const { return perch_; }
 
   FlockSnapshot snapshot() const;
   // FNV-1a over the id-ordered state, predators and step count: equal hashes, equal flocks.
@@ -94,6 +116,16 @@ class Flock {
   void spawn(std::uint64_t seed);
   void start_from(FlockSnapshot s);
   void spawn_predators(std::uint64_t seed);
+  void spawn_food(std::uint64_t seed);
+  void step_food();
+  // Perching timers sized to the flock while perch_frames is on, dropped when it is off.
+  void prepare_perching();
+  // Where predator q aims this step (centroid or chase; inactive when it sees no boid).
+  PredatorAim find_aim(const Predator& pr, const PredatorAim& last) const;
+  // The rules' view of this step's predators and food, and one boid's scout bias and
+  // perching timer (flock.cpp).
+  auto surroundings() const;
+  auto extras_of(std::uint32_t id, float biasval);
   void step_boids(bool all_pairs);
   // The seeds' in-place loop (update in_place), kept out of line: it is cold for the
   // default synchronous update.
@@ -116,6 +148,9 @@ class Flock {
   std::vector<std::uint32_t> sid_;
   std::vector<float> bias_;
   std::vector<Predator> predators_;
+  std::vector<PredatorAim> aims_;
+  std::vector<FoodSource> food_;
+  std::vector<std::int32_t> perch_;
   UniformGrid grid_;
   PhaseTimes phase_times_;
   // Bounding box of x_, y_ (x min, x max, y min, y max) as the last grid step left them,

@@ -18,14 +18,16 @@ enum class ParamKind : std::uint8_t { Real, Int, Bool, Choice };
 enum class Apply : std::uint8_t { Live, Reset };
 enum class RuleSet : int { Cornell = 0, Report = 1, Blog = 2 };
 // The group a parameter is shown in: the world, what every rule set uses, the edges, the
-// Cornell (and blog) neighbour rules and speeds, the report's own, the predators, the scouts.
-enum class ParamSection : std::uint8_t { World, Rules, Edges, Cornell, Report, Predators, Scouts };
+// Cornell (and blog) neighbour rules and speeds, the report's own, the predators, the scouts,
+// perching on a ledge, the food sources.
+enum class ParamSection : std::uint8_t { World, Rules, Edges, Cornell, Report, Predators, Scouts, Perching, Food };
 // Bits of ParamDef::used_by: the rule sets whose step reads a parameter.
 inline constexpr std::uint8_t rule_bit(RuleSet r) { return std::uint8_t(1u << unsigned(r)); }
 // The other choices, indexed as their names in choice_names().
 enum class ReportDivisor : int { Seen = 0, All = 1 };
 enum class UpdateOrder : int { Synchronous = 0, InPlace = 1 };
 enum class BiasTarget : int { Unit = 0, MaxSpeed = 1 };
+enum class PredatorMode : int { Random = 0, Centroid = 1, Chase = 2 };
 
 namespace detail {
 using Real_t = double;
@@ -45,6 +47,7 @@ struct Params {
   ReportDivisor divisor() const { return static_cast<ReportDivisor>(report_divisor); }
   UpdateOrder update_order() const { return static_cast<UpdateOrder>(update); }
   BiasTarget bias_pull() const { return static_cast<BiasTarget>(bias_target); }
+  PredatorMode hunt() const { return static_cast<PredatorMode>(predator_mode); }
   bool operator==(const Params&) const = default;
 };
 

@@ -3,8 +3,9 @@
 // rules. A scalar type S needs + - * /, comparisons, construction from int/double, division
 // by int, and a sqrt(S) found by argument-dependent lookup (std::sqrt for float/double).
 //
-// Sections: Cornell rules (seeds 000/001/004) | speed limit | report rules (seed 002) |
-//           blog rules (seed 003)
+// Sections: Cornell rules (seeds 000/001/004): the neighbour test | lanes | the Cornell update
+//           (steering, bias, speed limit, perching, one boid) | hunting predators |
+//           report rules (seed 002) | blog rules (seed 003)
 //
 // Fixes of the seeds' slips (see ../shared/seeds/README.md): the speed clamp scales both
 // components by the same limit; a zero speed takes the direction of the previous velocity
@@ -34,10 +35,12 @@ inline float div_count(float v, int n) { return v / static_cast<float>(n); }
 inline double div_count(double v, int n) { return v / static_cast<double>(n); }
 
 // ---------------------------------------------------------------- Cornell rules
-template <class S>
+// The sums over one boid's neighbours (C = int), or over each lane's (C = S: whole-number
+// float counts).
+template <class S, class C = int>
 struct CornellSums {
-  S xpos{0}, ypos{0}, xvel{0}, yvel{0}, close_dx{0}, close_dy{0};
-  int neighbours = 0;
+  S xpos{}, ypos{}, xvel{}, yvel{}, close_dx{}, close_dy{};
+  C neighbours{};
 };
 
 template <class S>
@@ -53,6 +56,9 @@ struct CornellCoeffs {
   S bias_pull;  // the scouts' preferred |vx|: 1 (seed 000) or maxspeed (bias_target)
   S dt;
   bool cohesion, alignment, separation, dynamic_bias;
+  S food_range{}, food_range2{}, food_factor{};
+  std::int32_t perch_frames = 0;  // 0: no perching
+  S perch_y{}, perch_top{}, perch_x0{}, perch_x1{};  // perch_top = perch_y - perch_range
 };
 
 // Which sums another boid at offset (dx, dy) = self - other joins. As in the seeds'
@@ -127,57 +133,170 @@ inline void cornell_accumulate(CornellSums<S>& s, S dx, S dy, const Boid<S>& oth
   }
 }
 
+// ---------------------------------------------------------------- lanes
+// The Cornell update below is written once for one boid and for a vector of boids. S is the
+// lane type: a scalar (float, double, the board's fixed point; its masks are bool) or a
+// vector of floats (v8f, v16f: one boid a lane; masks are v8i, v16i, -1 where true). The
+// coefficients stay scalar (T = lane_scalar<S>): vector op scalar broadcasts.
 template <class S>
-struct PredatorSums {
-  S dx{0}, dy{0};
-  int count = 0;
+struct LaneTraits {
+  using Scalar = S;
+  using Mask = bool;
+  static constexpr bool kVector = false;
+};
+template <>
+struct LaneTraits<v8f> {
+  using Scalar = float;
+  using Mask = v8i;
+  static constexpr bool kVector = true;
+};
+template <>
+struct LaneTraits<v16f> {
+  using Scalar = float;
+  using Mask = v16i;
+  static constexpr bool kVector = true;
+};
+template <class S>
+using lane_scalar = typename LaneTraits<S>::Scalar;
+template <class S>
+using lane_mask = typename LaneTraits<S>::Mask;
+template <class S>
+inline constexpr bool is_lanes = LaneTraits<S>::kVector;
+
+// v += d() where m holds. One boid: a branch, so d() is not evaluated where it does not apply
+// (a fixed-point mean over zero neighbours would divide by zero). Lanes: every lane computes
+// d(), and a select keeps it where m holds: the same result lane for lane.
+template <class S, class M, class D>
+[[gnu::always_inline]] inline void add_where(const M& m, S& v, D&& d) {
+  if constexpr (is_lanes<S>) {
+    v = m ? v + d() : v;
+  } else {
+    if (m) v += d();
+  }
+}
+template <class S, class M, class D>
+[[gnu::always_inline]] inline void sub_where(const M& m, S& v, D&& d) {
+  if constexpr (is_lanes<S>) {
+    v = m ? v - d() : v;
+  } else {
+    if (m) v -= d();
+  }
+}
+
+// The mean of a neighbour sum: sum / count (count: an int for one boid, a lane vector of
+// whole-number floats for lanes).
+template <class S, class C>
+[[gnu::always_inline]] inline S mean_of(S sum, C count) {
+  if constexpr (is_lanes<S>) {
+    return sum / count;
+  } else {
+    return div_count(sum, count);
+  }
+}
+
+// Whether (dx, dy) is within `range` (range2 = range^2, strict): the box first, as the
+// neighbour test, so that a fixed-point d^2 is only formed where it cannot overflow.
+template <class S, class T>
+[[gnu::always_inline]] inline lane_mask<S> within(S dx, S dy, T range, T range2) {
+  if constexpr (is_lanes<S>) {
+    return (abs_of(dx) < range) & (abs_of(dy) < range) & (dx * dx + dy * dy < range2);
+  } else {
+    return abs_of(dx) < range && abs_of(dy) < range && dx * dx + dy * dy < range2;
+  }
+}
+
+// ---------------------------------------------------------------- the Cornell update
+// Everything a boid does once its neighbour sums are known, written once for every engine:
+// the float engine's scalar paths (all pairs, in place, the grid step's scouts and perching
+// boids), its vector kernels' update (8 lanes, 16 on AVX-512), and the board's general path
+// (fixed point). Order: cohesion, alignment, separation, margins, predators, food
+// (cornell_steer_lanes); then the scouts' bias, the speed limit, the move; then perching.
+
+// What a boid sees besides its neighbours: this step's predators and food sources (any
+// struct with members x and y of the scalar type).
+template <class P, class F = P>
+struct Surroundings {
+  const P* predators = nullptr;
+  std::uint32_t predator_count = 0;
+  const F* food = nullptr;
+  std::uint32_t food_count = 0;
 };
 
-template <class S>
-inline void predator_accumulate(PredatorSums<S>& s, S dx, S dy, const CornellCoeffs<S>& c) {
-  if (!(abs_of(dx) < c.predator_range && abs_of(dy) < c.predator_range)) return;
-  if (dx * dx + dy * dy < c.predator_range2) {
-    s.dx += dx;
-    s.dy += dy;
-    ++s.count;
-  }
-}
-
 // Margins: a boid inside a margin turns by `turn` per frame. Positions are not clamped.
-template <class S>
-inline void cornell_edges(const S& x, const S& y, S& vx, S& vy, const CornellCoeffs<S>& c) {
-  if (y < c.top_edge) vy += c.turn;
-  if (x > c.right_edge) vx -= c.turn;
-  if (x < c.left_edge) vx += c.turn;
-  if (y > c.bottom_edge) vy -= c.turn;
+template <class S, class T>
+[[gnu::always_inline]] inline void cornell_edges(const S& x, const S& y, S& vx, S& vy, const CornellCoeffs<T>& c) {
+  add_where(y < c.top_edge, vy, [&] { return c.turn; });
+  sub_where(x > c.right_edge, vx, [&] { return c.turn; });
+  add_where(x < c.left_edge, vx, [&] { return c.turn; });
+  sub_where(y > c.bottom_edge, vy, [&] { return c.turn; });
 }
 
-// Cohesion + alignment, separation, edges, predators: the velocity before bias and limits.
-template <class S>
-inline Boid<S> cornell_steer(const Boid<S>& self, const CornellSums<S>& s, const PredatorSums<S>& p,
-                             const CornellCoeffs<S>& c) {
-  Boid<S> b = self;
-  if (s.neighbours > 0) {
-    if (c.cohesion) {
-      b.vx += (div_count(s.xpos, s.neighbours) - self.x) * c.centering;
-      b.vy += (div_count(s.ypos, s.neighbours) - self.y) * c.centering;
-    }
-    if (c.alignment) {
-      b.vx += (div_count(s.xvel, s.neighbours) - self.vx) * c.matching;
-      b.vy += (div_count(s.yvel, s.neighbours) - self.vy) * c.matching;
-    }
+// The forces on (vx, vy) = the boids' velocities at (X, Y), from their neighbour sums and
+// their surroundings: the velocity before bias and limits.
+template <class S, class C, class T, class P, class F>
+[[gnu::always_inline]] inline void cornell_steer_lanes(S X, S Y, S& vx, S& vy, const CornellSums<S, C>& s,
+                                                        const Surroundings<P, F>& w, const CornellCoeffs<T>& c) {
+  const S VX = vx, VY = vy;
+  const auto seen = s.neighbours > C{};
+  if (c.cohesion) {
+    add_where(seen, vx, [&] { return (mean_of(s.xpos, s.neighbours) - X) * c.centering; });
+    add_where(seen, vy, [&] { return (mean_of(s.ypos, s.neighbours) - Y) * c.centering; });
+  }
+  if (c.alignment) {
+    add_where(seen, vx, [&] { return (mean_of(s.xvel, s.neighbours) - VX) * c.matching; });
+    add_where(seen, vy, [&] { return (mean_of(s.yvel, s.neighbours) - VY) * c.matching; });
   }
   if (c.separation) {
-    b.vx += s.close_dx * c.avoid;
-    b.vy += s.close_dy * c.avoid;
+    vx = vx + s.close_dx * c.avoid;
+    vy = vy + s.close_dy * c.avoid;
   }
-  cornell_edges(self.x, self.y, b.vx, b.vy, c);
-  if (p.count > 0) {
-    if (p.dy > S(0)) b.vy += c.predator_turn;
-    if (p.dy < S(0)) b.vy -= c.predator_turn;
-    if (p.dx > S(0)) b.vx += c.predator_turn;
-    if (p.dx < S(0)) b.vx -= c.predator_turn;
+  cornell_edges(X, Y, vx, vy, c);
+  // Predators: the offsets from those within predatorRange summed; the boid turns by
+  // predator_turn on each axis, away from that sum (none where it is 0).
+  if (w.predator_count > 0) {
+    S pdx{}, pdy{};
+    for (std::uint32_t q = 0; q < w.predator_count; ++q) {
+      const S dx = X - w.predators[q].x, dy = Y - w.predators[q].y;
+      const auto in = within(dx, dy, c.predator_range, c.predator_range2);
+      add_where(in, pdx, [&] { return dx; });
+      add_where(in, pdy, [&] { return dy; });
+    }
+    const S zero{};
+    add_where(pdy > zero, vy, [&] { return c.predator_turn; });
+    sub_where(pdy < zero, vy, [&] { return c.predator_turn; });
+    add_where(pdx > zero, vx, [&] { return c.predator_turn; });
+    sub_where(pdx < zero, vx, [&] { return c.predator_turn; });
   }
+  // Food: food_factor of the offset to the nearest source within food_range (the first of
+  // equally near ones).
+  if (w.food_count > 0) {
+    S best_dx{}, best_dy{}, best_d2{};
+    best_d2 = best_d2 + c.food_range2;
+    lane_mask<S> found{};
+    for (std::uint32_t q = 0; q < w.food_count; ++q) {
+      const S dx = w.food[q].x - X, dy = w.food[q].y - Y;
+      if constexpr (is_lanes<S>) {
+        const S d2 = dx * dx + dy * dy;
+        const auto nearer = (abs_of(dx) < c.food_range) & (abs_of(dy) < c.food_range) & (d2 < best_d2);
+        best_d2 = nearer ? d2 : best_d2, best_dx = nearer ? dx : best_dx, best_dy = nearer ? dy : best_dy;
+        found |= nearer;
+      } else {
+        if (!(abs_of(dx) < c.food_range && abs_of(dy) < c.food_range)) continue;
+        const S d2 = dx * dx + dy * dy;
+        if (d2 < best_d2) best_d2 = d2, best_dx = dx, best_dy = dy, found = true;
+      }
+    }
+    add_where(found, vx, [&] { return best_dx * c.food_factor; });
+    add_where(found, vy, [&] { return best_dy * c.food_factor; });
+  }
+}
+
+// One boid's steering (cornell_steer_lanes on a scalar): the velocity before bias and limits.
+template <class S, class P, class F>
+inline Boid<S> cornell_steer(const Boid<S>& self, const CornellSums<S>& s, const Surroundings<P, F>& w,
+                             const CornellCoeffs<S>& c) {
+  Boid<S> b = self;
+  cornell_steer_lanes(self.x, self.y, b.vx, b.vy, s, w, c);
   return b;
 }
 
@@ -233,22 +352,110 @@ inline void limit_speed(S& vx, S& vy, S minspeed, S maxspeed, S fallback_vx, S f
   limit_speed_sq(vx, vy, vx * vx + vy * vy, minspeed, maxspeed, fallback_vx, fallback_vy);
 }
 
-// ---------------------------------------------------------------- the Cornell update's tail
-// What follows cornell_steer for every boid, in every engine (the float engine's kernels and
-// the board's fixed point): a scout's bias (group 1 or 2, see cornell_bias; 0: not a scout),
-// the speed limit, the move by dt. `stored_bias` is the scout's own biasval (read with dynamic
-// bias, always written back; unused when group is 0), `static_bias` the parameter's.
-// `limit(b.vx, b.vy)` clamps the speed: rules::limit_speed (the overload without it), or an
-// engine's cheaper form with the same results (the board skips the square root of a speed
-// already inside the bounds). A dt of 1 (the Cornell rules') moves without a multiply:
-// v * 1 is exact in both scalar types, so the sum is the same, and the board saves a product.
-template <class S, class Limit>
-inline void cornell_finish(const Boid<S>& self, Boid<S>& b, int group, S* stored_bias, S static_bias,
-                           const CornellCoeffs<S>& c, Limit&& limit) {
-  if (group != 0) {
-    S bias = c.dynamic_bias ? *stored_bias : static_bias;
-    cornell_bias(b.vx, bias, group, c);
-    *stored_bias = bias;
+// limit_speed on every lane: the same operations lane for lane; a lane whose speed is 0 and
+// must change (rare) takes limit_speed's fallback direction, one lane at a time.
+template <class S, class T>
+[[gnu::always_inline]] inline void limit_speed_lanes(S& vx, S& vy, T minspeed, T maxspeed, S fallback_vx,
+                                                     S fallback_vy) {
+  const S sq = vx * vx + vy * vy;
+  S speed;
+  for (std::uint32_t l = 0; l < sizeof(S) / sizeof(T); ++l) speed[l] = std::sqrt(sq[l]);
+  const S zero{};
+  S target = speed < minspeed ? zero + minspeed : speed;
+  target = target > maxspeed ? zero + maxspeed : target;
+  const auto change = target != speed;
+  const auto moving = speed > zero;
+  vx = change & moving ? vx / speed * target : vx;
+  vy = change & moving ? vy / speed * target : vy;
+  const auto stopped = change & ~moving;
+  for (std::uint32_t l = 0; l < sizeof(S) / sizeof(T); ++l)
+    if (stopped[l]) {
+      T lx = vx[l], ly = vy[l];
+      limit_speed(lx, ly, minspeed, maxspeed, T(fallback_vx[l]), T(fallback_vy[l]));
+      vx[l] = lx, vy[l] = ly;
+    }
+}
+
+// ---------------------------------------------------------------- the Cornell update's lanes
+// The update of the boids in lanes (X, Y, VX, VY) with neighbour sums `s`, none of them a
+// scout or perching (those take cornell_update, one boid at a time): steering, the speed
+// limit, the move. The new state goes to (x, y, vx, vy).
+template <class S, class P, class F>
+[[gnu::always_inline]] inline void cornell_update_lanes(S X, S Y, S VX, S VY, const CornellSums<S, S>& s,
+                                                        const Surroundings<P, F>& w,
+                                                        const CornellCoeffs<lane_scalar<S>>& c, S& x, S& y, S& vx,
+                                                        S& vy) {
+  vx = VX, vy = VY;
+  cornell_steer_lanes(X, Y, vx, vy, s, w, c);
+  limit_speed_lanes(vx, vy, c.minspeed, c.maxspeed, VX, VY);
+  x = X + vx * c.dt;
+  y = Y + vy * c.dt;
+}
+
+// ---------------------------------------------------------------- perching
+// A boid flying down onto the ledge (perch_y, from perch_x0 to perch_x1: within perch_range
+// above it, or crossing it) lands there at rest and rests perch_frames frames in all, seen by
+// its neighbours; then it takes off straight up at minspeed and may not land again for
+// perch_frames frames. `timer` is its state: > 0 frames of rest left, < 0 frames before it
+// may land, 0 free. (The landing frame is the first frame of rest.)
+
+// Before the rules: a resting boid stays or takes off. True when that is its whole update.
+template <class S>
+inline bool perch_rest(const Boid<S>& self, Boid<S>& b, std::int32_t& timer, const CornellCoeffs<S>& c) {
+  if (timer <= 0) return false;
+  b = self;
+  b.vx = S(0), b.vy = S(0);
+  if (--timer > 0) return true;
+  b.vy = S(0) - c.minspeed;  // takes off
+  b.y = self.y + b.vy * c.dt;
+  timer = -c.perch_frames;
+  return true;
+}
+
+// After the move: a boid free to land that comes down onto the ledge lands.
+template <class S>
+inline void perch_land(const Boid<S>& self, Boid<S>& b, std::int32_t& timer, const CornellCoeffs<S>& c) {
+  if (timer < 0) {
+    ++timer;
+    return;
+  }
+  if (!(b.vy > S(0) && b.x >= c.perch_x0 && b.x <= c.perch_x1)) return;
+  const bool near = b.y >= c.perch_top && b.y <= c.perch_y;
+  const bool crossed = self.y <= c.perch_y && b.y > c.perch_y;
+  if (!(near || crossed)) return;
+  b.y = c.perch_y;
+  b.vx = S(0), b.vy = S(0);
+  timer = c.perch_frames;
+}
+
+// ---------------------------------------------------------------- the Cornell update of one boid
+// What one boid carries besides its position and velocity: its scout group (1 or 2, see
+// cornell_bias; 0: not a scout) with its stored biasval (read with dynamic bias, always
+// written back; unused when group is 0) and the parameter's, and its perching timer (null:
+// no perching).
+template <class S>
+struct BoidExtras {
+  int group = 0;
+  S* stored_bias = nullptr;
+  S static_bias{};
+  std::int32_t* perch = nullptr;
+};
+
+// The whole update of one boid. `limit(vx, vy)` clamps the speed: rules::limit_speed (the
+// overload without it), or an engine's cheaper form with the same results (the board skips
+// the square root of a speed already inside the bounds). A dt of 1 (the Cornell rules')
+// moves without a multiply: v * 1 is exact in both scalar types, so the sum is the same, and
+// the board saves a product.
+template <class S, class P, class F, class Limit>
+inline Boid<S> cornell_update(const Boid<S>& self, const CornellSums<S>& s, const Surroundings<P, F>& w,
+                              const BoidExtras<S>& e, const CornellCoeffs<S>& c, Limit&& limit) {
+  Boid<S> b = self;
+  if (e.perch != nullptr && perch_rest(self, b, *e.perch, c)) return b;
+  cornell_steer_lanes(self.x, self.y, b.vx, b.vy, s, w, c);
+  if (e.group != 0) {
+    S bias = c.dynamic_bias ? *e.stored_bias : e.static_bias;
+    cornell_bias(b.vx, bias, e.group, c);
+    *e.stored_bias = bias;
   }
   limit(b.vx, b.vy);
   if (c.dt == S(1)) {
@@ -258,13 +465,25 @@ inline void cornell_finish(const Boid<S>& self, Boid<S>& b, int group, S* stored
     b.x = self.x + b.vx * c.dt;
     b.y = self.y + b.vy * c.dt;
   }
+  if (e.perch != nullptr) perch_land(self, b, *e.perch, c);
+  return b;
 }
 
+template <class S, class P, class F>
+inline Boid<S> cornell_update(const Boid<S>& self, const CornellSums<S>& s, const Surroundings<P, F>& w,
+                              const BoidExtras<S>& e, const CornellCoeffs<S>& c) {
+  return cornell_update(self, s, w, e, c,
+                        [&](S& vx, S& vy) { limit_speed(vx, vy, c.minspeed, c.maxspeed, self.vx, self.vy); });
+}
+
+// ---------------------------------------------------------------- hunting predators
+// A predator in centroid or chase mode adds predator_steer of the offset to its aim (the
+// centre of the boids it sees, or the boid it chases) to its velocity, before the margins
+// and the speed limit it shares with random predators.
 template <class S>
-inline void cornell_finish(const Boid<S>& self, Boid<S>& b, int group, S* stored_bias, S static_bias,
-                           const CornellCoeffs<S>& c) {
-  cornell_finish(self, b, group, stored_bias, static_bias, c,
-                 [&](S& vx, S& vy) { limit_speed(vx, vy, c.minspeed, c.maxspeed, self.vx, self.vy); });
+inline void predator_hunt(S x, S y, S& vx, S& vy, S aim_x, S aim_y, S steer) {
+  vx += (aim_x - x) * steer;
+  vy += (aim_y - y) * steer;
 }
 
 // ---------------------------------------------------------------- report rules (seed 002)

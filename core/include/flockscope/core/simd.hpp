@@ -25,7 +25,13 @@ using v8i = std::int32_t __attribute__((vector_size(32)));
 using v8u = std::uint32_t __attribute__((vector_size(32)));
 constexpr std::uint32_t kLanes = 8;
 
+// Sixteen lanes, for the AVX-512 kernel's update (rules::cornell_update_lanes on v16f): its
+// operations are only ever inlined into that kernel's AVX-512 target.
+using v16f = float __attribute__((vector_size(64)));
+using v16i = std::int32_t __attribute__((vector_size(64)));
+
 inline v8f abs_of(v8f v) { return v8f(v8i(v) & 0x7fffffff); }
+[[gnu::always_inline]] inline v16f abs_of(v16f v) { return v16f(v16i(v) & 0x7fffffff); }
 inline v8f load8(const float* p) {
   v8f v;
   std::memcpy(&v, p, sizeof v);

@@ -13,7 +13,7 @@
 //   slider_*    the range a UI slider offers (the lab's ranges where the seeds give them)
 //   apply       Live (acts on the next step) | Reset (takes effect when the flock is reset)
 //   section     the group a UI shows it in: World | Rules | Edges | Cornell | Report | Predators |
-//               Scouts
+//               Scouts | Perching | Food
 //   used_by     the rule sets whose step reads it: Cornell, Report, Blog joined by |, or All
 // Defaults are the Pico lab's (seeds 000/004); presets in assets/presets/ set the others.
 #pragma once
@@ -22,7 +22,7 @@
   X(1, width, Real, 640, 16, 1e6, 16, 4096, "px", Reset, World, All, "World width (the VGA screen is 640)")            \
   X(2, height, Real, 480, 16, 1e6, 16, 4096, "px", Reset, World, All, "World height (the VGA screen is 480)")          \
   X(3, boids, Int, 1000, 0, 10000000, 0, 100000, "boids", Reset, World, All, "Number of boids spawned at reset")      \
-  X(4, predators, Int, 0, 0, 16, 0, 16, "", Reset, World, All, "Number of predators (they move like boids but only turn at the margins)") \
+  X(4, predators, Int, 0, 0, 16, 0, 16, "", Reset, World, All, "Number of predators (they fly like boids, turn at the margins and hunt as predator_mode says)") \
   X(5, seed, Int, 1, 0, 4294967295.0, 0, 4294967295.0, "", Reset, World, All, "Random seed of the initial state")    \
   X(6, rules, Choice, 0, 0, 2, 0, 2, "", Live, Rules, All, "Rule set: cornell (seeds 000/001/004), report (002), blog (003)") \
   X(7, visualRange, Real, 40, 0, 10000, 0, 200, "px", Live, Cornell, Cornell | Blog, "Boids closer than this (and outside protectedRange) are aligned with and steered toward") \
@@ -57,4 +57,16 @@
   X(36, alignment, Bool, 1, 0, 1, 0, 1, "", Live, Rules, All, "Apply the alignment rule")                          \
   X(37, report_divisor, Choice, 0, 0, 1, 0, 1, "", Live, Report, Report, "Report rules: seen divides the neighbour sums by the boids seen; all by N-1, as seed 002's pseudocode prints them") \
   X(38, update, Choice, 0, 0, 1, 0, 1, "", Live, Rules, All, "synchronous: every boid reads the previous frame; in_place: boids move one by one in id order and see the ones moved before them (the seeds' loop)") \
-  X(39, bias_target, Choice, 0, 0, 1, 0, 1, "", Live, Scouts, Cornell, "Scouts pull vx toward +-1 (unit, seed 000) or toward +-maxspeed")
+  X(39, bias_target, Choice, 0, 0, 1, 0, 1, "", Live, Scouts, Cornell, "Scouts pull vx toward +-1 (unit, seed 000) or toward +-maxspeed")  \
+  X(40, predator_mode, Choice, 0, 0, 2, 0, 2, "", Live, Predators, All, "How predators hunt: random (turn only at the margins, seed 001), centroid (steer toward the centre of the boids in predator_vision), chase (pick the nearest boid in predator_vision and follow it until it leaves that range)") \
+  X(41, predator_vision, Real, 150, 0, 10000, 0, 400, "px", Live, Predators, All, "How far a centroid or chase predator sees boids") \
+  X(42, predator_steer, Real, 0.02, 0, 10, 0, 0.2, "1/frame", Live, Predators, All, "Centroid or chase predator: share of the offset to its aim added to its velocity each frame") \
+  X(43, perch_frames, Int, 0, 0, 100000, 0, 600, "frames", Live, Perching, Cornell, "Perching: frames a boid rests on the ledge, then as many frames before it may land again (0 = no perching)") \
+  X(44, perch_y, Real, 420, -1e6, 1e6, 0, 480, "px", Live, Perching, Cornell, "Perching: height of the ledge (+y is down: near the bottom of the screen by default)") \
+  X(45, perch_x0, Real, 170, -1e6, 1e6, 0, 640, "px", Live, Perching, Cornell, "Perching: left end of the ledge")      \
+  X(46, perch_x1, Real, 470, -1e6, 1e6, 0, 640, "px", Live, Perching, Cornell, "Perching: right end of the ledge")     \
+  X(47, perch_range, Real, 10, 0, 10000, 0, 50, "px", Live, Perching, Cornell, "Perching: a boid flying down lands when it comes this close above the ledge (or crosses it)") \
+  X(48, food, Int, 0, 0, 16, 0, 16, "sources", Reset, Food, Cornell, "Number of moving food sources (0 = none); they wander and bounce off the walls") \
+  X(49, food_range, Real, 150, 0, 10000, 0, 400, "px", Live, Food, Cornell, "Boids closer than this to a food source steer toward the nearest one") \
+  X(50, food_factor, Real, 0.002, 0, 10, 0, 0.05, "1/frame", Live, Food, Cornell, "Share of the offset to the nearest food source in range added to velocity each frame") \
+  X(51, food_speed, Real, 1, 0, 1000, 0, 6, "px/frame", Live, Food, Cornell, "Speed of the food sources")
