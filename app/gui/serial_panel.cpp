@@ -56,7 +56,8 @@ SerialPanel::Action SerialPanel::draw(BoidSource& s, double now, WidgetRects& re
   const auto& f = board->frame();
   if (f.has_stats) {
     const auto& bs = f.stats;
-    ImGui::Text("board: %.1f fps  compute %.1f ms  spare %.1f ms", double(bs.fps), bs.compute_us / 1000.0, bs.spare_us / 1000.0);
+    ImGui::Text("board: %.1f fps  compute %.1f ms  spare %.1f ms%s", double(bs.fps), bs.compute_us / 1000.0,
+                bs.spare_us / 1000.0, (bs.flags & protocol::kStatsFlagGeneralRules) ? "  (general rules path)" : "");
     ImGui::Text("boids %u  elapsed %.1f s  frame %u%s", bs.boid_count, bs.elapsed_ms / 1000.0, bs.frame,
                 s.paused() ? "  (paused)" : "");
   }

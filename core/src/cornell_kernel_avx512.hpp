@@ -16,7 +16,7 @@ inline v8f half_of(__m512 v, std::uint32_t h) {
 }
 
 // The update of the boids in slots [i, i + m), m <= 16: rules::cornell_update_lanes on 16
-// lanes (its vector operations compiled for AVX-512 here, where it is inlined), so the same
+// lanes (its vector operations compiled for AVX-512 here, where it is inlined), the same
 // bits as the eight-lane update in half the instructions. Groups that need the one-boid
 // update (a scout, perching) take the eight-lane path, which gives it to them.
 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), always_inline))
@@ -45,8 +45,8 @@ inline void cornell_update_16(const CornellPass& k, std::uint32_t i, std::uint32
   _mm512_mask_storeu_ps(k.vx + i, valid, __m512(vx));
   _mm512_mask_storeu_ps(k.vy + i, valid, __m512(vy));
   _mm512_mask_storeu_epi32(k.id + i, valid, _mm512_maskz_loadu_epi32(valid, k.sid + i));
-  for (std::uint32_t h = 0; h < 2 && kLanes * h < m; ++h)
-    box.add({half_of(__m512(nx), h), half_of(__m512(ny), h)}, std::min(kLanes, m - kLanes * h));
+  box.add({half_of(__m512(nx), 0), half_of(__m512(ny), 0)}, std::min(kLanes, m));
+  if (m > kLanes) box.add({half_of(__m512(nx), 1), half_of(__m512(ny), 1)}, m - kLanes);
 }
 
 // The two stages of the software-pipelined loop (Avx512Sums::add_pipelined). They are inline

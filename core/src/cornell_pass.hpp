@@ -133,6 +133,7 @@ struct CornellPass {
 // perching on.
 [[gnu::always_inline]] inline bool needs_one_by_one(const CornellPass& k, std::uint32_t i, std::uint32_t m) {
   if (k.perch != nullptr) return true;
+  if (k.bias_size == 0) return false;  // no scouts (the common case: no loop)
   for (std::uint32_t l = 0; l < m; ++l)
     if (k.sid[i + l] < k.bias_size) return true;
   return false;

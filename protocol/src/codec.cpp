@@ -88,7 +88,7 @@ bool valid(const FlockState& s) {
 }
 bool valid(const Predators& s) { return s.count <= kMaxPredators && shifts_ok(s.pos_shift, s.vel_shift); }
 bool valid(const BoardMetrics&) { return true; }
-bool valid(const Stats& s) { return (s.flags & ~(kStatsFlagPaused | kStatsFlagPredators)) == 0; }
+bool valid(const Stats& s) { return (s.flags & ~(kStatsFlagPaused | kStatsFlagPredators | kStatsFlagGeneralRules)) == 0; }
 bool valid(const Log& l) { return l.length <= kMaxLogText; }
 
 // ---- sizes --------------------------------------------------------------------------

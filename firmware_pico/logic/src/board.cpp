@@ -182,7 +182,8 @@ void Board::write_frame_tail() {
     s.elapsed_ms = elapsed_ms();
     s.tx_dropped = link_.counters().tx_dropped;
     s.flags = std::uint8_t((link_.paused() ? protocol::kStatsFlagPaused : 0) |
-                           (flock_.predators_on() ? protocol::kStatsFlagPredators : 0));
+                           (flock_.predators_on() ? protocol::kStatsFlagPredators : 0) |
+                           (flock_.rules_fast() ? 0 : protocol::kStatsFlagGeneralRules));
     link_.send(m);
   }
 }

@@ -62,7 +62,12 @@ void ParamStore::board_range(const ParamInfo& p, double& lo, double& hi, bool& r
     case pid::rules:
     case pid::report_divisor:
     case pid::update:
-    case pid::bias_target: read_only = true; break;
+    case pid::bias_target:
+    // The lab's extensions that keep state per boid or per predator are the desktop engine's
+    // only: the board holds them at off.
+    case pid::predator_mode:
+    case pid::perch_frames:
+    case pid::food: read_only = true; break;
     case pid::visualRange:
     case pid::protectedRange:
     case pid::predatorRange: tighten(0, 127); break;

@@ -15,6 +15,9 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
 
 #include "flockscope/core/simd.hpp"
 
@@ -194,15 +197,39 @@ template <class S, class C>
   }
 }
 
-// Whether (dx, dy) is within `range` (range2 = range^2, strict): the box first, as the
-// neighbour test, so that a fixed-point d^2 is only formed where it cannot overflow.
+// Lane forms of the box-then-disc tests, for S = v8f / v16f. GCC 12 types a vector
+// comparison in a template by the default target's rules, where a 16-lane float compare
+// yields a vector of 32-bit booleans, not an AVX-512 mask register, and compiles any &, | or
+// ~ of such masks one lane at a time. So the lane forms below use each comparison only to
+// select (vblendm on AVX-512, vblendv on AVX2) and fold the tests into the values compared.
+
+// max(|dx|, |dy|) where dx^2 + dy^2 < range2, else +inf: below a range exactly where both
+// |dx|, |dy| are below it and d^2 < range2 (positions are finite).
 template <class S, class T>
-[[gnu::always_inline]] inline lane_mask<S> within(S dx, S dy, T range, T range2) {
-  if constexpr (is_lanes<S>) {
-    return (abs_of(dx) < range) & (abs_of(dy) < range) & (dx * dx + dy * dy < range2);
-  } else {
-    return abs_of(dx) < range && abs_of(dy) < range && dx * dx + dy * dy < range2;
-  }
+[[gnu::always_inline]] inline S box_and_disc(S dx, S dy, T range2) {
+  const S ax = abs_of(dx), ay = abs_of(dy);
+  const S box = ax > ay ? ax : ay;
+  const S inf = S{} + std::numeric_limits<T>::infinity();
+  return dx * dx + dy * dy < range2 ? box : inf;
+}
+
+// dx^2 + dy^2 where |dx|, |dy| < range, else +inf.
+template <class S, class T>
+[[gnu::always_inline]] inline S box_or_inf(S dx, S dy, T range) {
+  const S ax = abs_of(dx), ay = abs_of(dy);
+  const S box = ax > ay ? ax : ay;
+  const S inf = S{} + std::numeric_limits<T>::infinity();
+  return box < range ? dx * dx + dy * dy : inf;
+}
+
+// Whether any lane of v is not +0.0 (its bits; v holds +0.0 or positive or NaN lanes).
+template <class S>
+[[gnu::always_inline]] inline bool any_nonzero(const S& v) {
+  std::uint64_t words[sizeof(S) / 8];
+  std::memcpy(words, &v, sizeof v);
+  std::uint64_t any = 0;
+  for (std::uint64_t w : words) any |= w;
+  return any != 0;
 }
 
 // ---------------------------------------------------------------- the Cornell update
@@ -257,9 +284,16 @@ template <class S, class C, class T, class P, class F>
     S pdx{}, pdy{};
     for (std::uint32_t q = 0; q < w.predator_count; ++q) {
       const S dx = X - w.predators[q].x, dy = Y - w.predators[q].y;
-      const auto in = within(dx, dy, c.predator_range, c.predator_range2);
-      add_where(in, pdx, [&] { return dx; });
-      add_where(in, pdy, [&] { return dy; });
+      // Within predatorRange: the box first, as the neighbour test, so that a fixed-point
+      // d^2 is only formed where it cannot overflow.
+      if constexpr (is_lanes<S>) {
+        const S reach = box_and_disc(dx, dy, c.predator_range2);
+        pdx = reach < c.predator_range ? pdx + dx : pdx;
+        pdy = reach < c.predator_range ? pdy + dy : pdy;
+      } else {
+        if (abs_of(dx) < c.predator_range && abs_of(dy) < c.predator_range && dx * dx + dy * dy < c.predator_range2)
+          pdx += dx, pdy += dy;
+      }
     }
     const S zero{};
     add_where(pdy > zero, vy, [&] { return c.predator_turn; });
@@ -270,24 +304,23 @@ template <class S, class C, class T, class P, class F>
   // Food: food_factor of the offset to the nearest source within food_range (the first of
   // equally near ones).
   if (w.food_count > 0) {
+    // best_d2 starts at food_range^2 and only ever drops below it for a source in range.
     S best_dx{}, best_dy{}, best_d2{};
     best_d2 = best_d2 + c.food_range2;
-    lane_mask<S> found{};
     for (std::uint32_t q = 0; q < w.food_count; ++q) {
       const S dx = w.food[q].x - X, dy = w.food[q].y - Y;
       if constexpr (is_lanes<S>) {
-        const S d2 = dx * dx + dy * dy;
-        const auto nearer = (abs_of(dx) < c.food_range) & (abs_of(dy) < c.food_range) & (d2 < best_d2);
-        best_d2 = nearer ? d2 : best_d2, best_dx = nearer ? dx : best_dx, best_dy = nearer ? dy : best_dy;
-        found |= nearer;
+        const S d2 = box_or_inf(dx, dy, c.food_range);
+        best_dx = d2 < best_d2 ? dx : best_dx, best_dy = d2 < best_d2 ? dy : best_dy;
+        best_d2 = d2 < best_d2 ? d2 : best_d2;
       } else {
         if (!(abs_of(dx) < c.food_range && abs_of(dy) < c.food_range)) continue;
         const S d2 = dx * dx + dy * dy;
-        if (d2 < best_d2) best_d2 = d2, best_dx = dx, best_dy = dy, found = true;
+        if (d2 < best_d2) best_d2 = d2, best_dx = dx, best_dy = dy;
       }
     }
-    add_where(found, vx, [&] { return best_dx * c.food_factor; });
-    add_where(found, vy, [&] { return best_dy * c.food_factor; });
+    add_where(best_d2 < c.food_range2, vx, [&] { return best_dx * c.food_factor; });
+    add_where(best_d2 < c.food_range2, vy, [&] { return best_dy * c.food_factor; });
   }
 }
 
@@ -363,13 +396,16 @@ template <class S, class T>
   const S zero{};
   S target = speed < minspeed ? zero + minspeed : speed;
   target = target > maxspeed ? zero + maxspeed : target;
-  const auto change = target != speed;
-  const auto moving = speed > zero;
-  vx = change & moving ? vx / speed * target : vx;
-  vy = change & moving ? vy / speed * target : vy;
-  const auto stopped = change & ~moving;
+  // Where the speed must change and is above 0, v / speed * target; where it must change
+  // from 0 (or a NaN), the one-boid rule below.
+  const S moving_target = speed > zero ? target : speed;
+  vx = moving_target != speed ? vx / speed * target : vx;
+  vy = moving_target != speed ? vy / speed * target : vy;
+  const S stopped = speed > zero ? zero : target;  // the target of a lane that must change from 0
+  if (!any_nonzero(stopped)) return;
+#pragma GCC unroll 1
   for (std::uint32_t l = 0; l < sizeof(S) / sizeof(T); ++l)
-    if (stopped[l]) {
+    if (stopped[l] != T(0) || stopped[l] != stopped[l]) {
       T lx = vx[l], ly = vy[l];
       limit_speed(lx, ly, minspeed, maxspeed, T(fallback_vx[l]), T(fallback_vy[l]));
       vx[l] = lx, vy[l] = ly;

@@ -120,6 +120,9 @@ enum class LogLevel : std::uint8_t { kDebug = 0, kInfo = 1, kWarn = 2, kError = 
 inline constexpr std::uint8_t kStateFlagGroups = 0x01;  // FlockState carries group bits
 inline constexpr std::uint8_t kStatsFlagPaused = 0x01;
 inline constexpr std::uint8_t kStatsFlagPredators = 0x02;
+// The frame's rules ran on the board's general path (its fast path does not cover the
+// parameters in force).
+inline constexpr std::uint8_t kStatsFlagGeneralRules = 0x04;
 
 // Scout group of a boid (2 bits on the wire).
 inline constexpr std::uint8_t kGroupNone = 0;
@@ -232,7 +235,7 @@ struct Stats {
   std::uint32_t boid_count;
   std::uint32_t elapsed_ms; // since the last reset
   std::uint32_t tx_dropped; // frames the sender could not send (link busy)
-  std::uint8_t flags;       // kStatsFlagPaused | kStatsFlagPredators
+  std::uint8_t flags;       // kStatsFlagPaused | kStatsFlagPredators | kStatsFlagGeneralRules
 };
 
 struct Log {
