@@ -29,10 +29,11 @@ std::string load_error(const fs::path& f) {
 }  // namespace
 
 TEST(Presets, AllBundledPresetsExistAndLoad) {
-  const std::vector<std::string> want = {"blog-numpy",      "blog-only-alignment", "blog-only-cohesion",
-                                         "blog-only-separation", "consensus-study", "cornell-consensus",
-                                         "cornell-pic32-lab", "cornell-pico-predator", "report-baseline",
-                                         "report-vis10", "report-vis10-literal", "report-vis25",
+  const std::vector<std::string> want = {"blog-numpy",           "blog-only-alignment",   "blog-only-cohesion",
+                                         "blog-only-separation", "consensus-study",       "cornell-consensus",
+                                         "cornell-food",         "cornell-perching",      "cornell-pic32-lab",
+                                         "cornell-pico-predator", "cornell-smart-predator", "report-baseline",
+                                         "report-vis10",         "report-vis10-literal",  "report-vis25",
                                          "report-vis25-literal"};
   EXPECT_EQ(preset_names(), want);
   for (const auto& n : want) EXPECT_NO_THROW(load_preset(resolve_preset(n))) << n;
