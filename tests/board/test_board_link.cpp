@@ -168,6 +168,18 @@ TEST(BoardLink, ParameterValidation) {
     EXPECT_TRUE(proto::is_accepted(a.ack.status)) << id;
   }
 
+  // The lab's extensions that keep state per boid or predator are the desktop engine's:
+  // refused, with the board's value (off); off itself is accepted.
+  for (const auto& [id, on] : {std::pair{fb::pid::predator_mode, ParamValue::of_choice(2)},
+                               std::pair{fb::pid::perch_frames, ParamValue::of_int(90)},
+                               std::pair{fb::pid::food, ParamValue::of_int(2)}}) {
+    a = r.request(proto::make_param_change(id, on));
+    EXPECT_EQ(a.ack.status, Status::kReadOnly) << id;
+    EXPECT_EQ(a.ack.value.bits, 0u) << id;
+  }
+  a = r.request(proto::make_param_change(fb::pid::perch_frames, ParamValue::of_int(0)));
+  EXPECT_TRUE(proto::is_accepted(a.ack.status));
+
   a = r.request(proto::make_param_change(fb::pid::seed, ParamValue::of_int(77)));
   EXPECT_EQ(a.ack.status, Status::kOkAtReset);
   EXPECT_EQ(r.board->params().pending(fb::pid::seed), 77.0);
@@ -193,6 +205,20 @@ TEST(BoardLink, ParameterValidation) {
   EXPECT_EQ(a.ack.status, Status::kOk);
   EXPECT_EQ(a.ack.value.as_int(), 2);
   EXPECT_EQ(r.board->params().active(fb::pid::avoidfactor), 0.07);
+}
+
+// The stats say which path the frame's rules took: the fast one for the lab's parameters,
+// the general one when the fast path's conditions do not hold (dt other than 1 here).
+TEST(BoardLink, StatsSayWhichRulesPathTheFrameTook) {
+  Rig r;
+  r.hello();
+  r.frame();
+  ASSERT_FALSE(r.app.of(MsgType::kStats).empty());
+  EXPECT_FALSE(r.app.of(MsgType::kStats).back().stats.flags & proto::kStatsFlagGeneralRules);
+  const Message a = r.request(proto::make_param_change(fb::pid::dt, ParamValue::of_real(0.5)));
+  ASSERT_EQ(a.ack.status, Status::kOk);
+  r.frame();
+  EXPECT_TRUE(r.app.of(MsgType::kStats).back().stats.flags & proto::kStatsFlagGeneralRules);
 }
 
 TEST(BoardLink, Commands) {
