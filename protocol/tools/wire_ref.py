@@ -178,7 +178,7 @@ def parse_payload(kind, p):
     if kind == "stats":
         need(len(p) == 29)
         frame, fps, compute, spare, count, elapsed, dropped, flags = struct.unpack_from("<IfIiIIIB", p, 0)
-        need(flags & ~3 == 0)
+        need(flags & ~7 == 0)
         return {"frame": frame, "fps": fps, "compute_us": compute, "spare_us": spare, "boid_count": count,
                 "elapsed_ms": elapsed, "tx_dropped": dropped, "flags": flags}
     if kind == "log":
