@@ -254,9 +254,10 @@ TEST(GuiPlots, BoardMetricsAreShadedAndExportedAsBoard) {
   const Image img = screenshot(app, dir / "bands.png");
   const auto r = app.item_rect("plot:centroid");
   ASSERT_TRUE(r);
-  // A row of the centroid plot between its two flat lines: amber only across the spans
-  // (the 20-point one is a fifth of the time axis, which is most of the plot's width).
-  const int y = int(r->y0 + (r->y1 - r->y0) * 0.35f);
+  // A row of the centroid plot between its two flat lines, below the legend (two rows of it in
+  // this narrow plot): amber only across the spans (the 20-point one is a fifth of the time
+  // axis, which is most of the plot's width).
+  const int y = int(r->y0 + (r->y1 - r->y0) * 0.55f);
   auto amber = [&](float frac) {
     const auto* px = img.at(int(r->x0 + (r->x1 - r->x0) * frac), y);
     return px[0] > px[2] + 15 && px[1] > px[2];
