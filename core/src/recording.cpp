@@ -71,16 +71,32 @@ Metrics get_metrics(In& in) {
   return m;
 }
 
+// The extensions' metrics, counted, so that a later writer may append more and a reader
+// take the ones it knows; then the food sources.
+constexpr std::uint32_t kExtraMetrics = 5;
+
 void put_extras(Out& o, const Metrics& m, std::span<const FoodSource> food) {
+  o.u32(kExtraMetrics);
   for (double v : {double(m.perched), m.speed_down, m.speed_up, m.food_distance, m.predator_distance}) o.f64(v);
   o.u32(std::uint32_t(food.size()));
   for (const auto& f : food) o.f32(f.x), o.f32(f.y), o.f32(f.vx), o.f32(f.vy);
 }
 
-void get_extras(In& in, Metrics& m) {
-  const double perched = in.f64();
-  m.perched = perched >= 0 && perched < 1e15 ? std::size_t(perched) : 0;
-  m.speed_down = in.f64(), m.speed_up = in.f64(), m.food_distance = in.f64(), m.predator_distance = in.f64();
+// Reads the metrics into m and leaves `in` at the food count; false when they do not fit.
+bool get_extras(In& in, Metrics& m) {
+  const std::uint64_t count = in.u32();
+  if (!in.ok || count * 8 > std::uint64_t(in.end - in.p)) return false;
+  double v[kExtraMetrics] = {};
+  for (std::uint64_t k = 0; k < count; ++k) {
+    const double x = in.f64();
+    if (k < kExtraMetrics) v[k] = x;  // the rest: a later writer's
+  }
+  if (count >= 1) m.perched = v[0] >= 0 && v[0] < 1e15 ? std::size_t(v[0]) : 0;
+  if (count >= 2) m.speed_down = v[1];
+  if (count >= 3) m.speed_up = v[2];
+  if (count >= 4) m.food_distance = v[3];
+  if (count >= 5) m.predator_distance = v[4];
+  return in.ok;
 }
 
 std::string now_iso() {
@@ -268,14 +284,15 @@ Recording Recording::load(const std::filesystem::path& file) {
       // The frame before stays whole whatever its extras hold.
       In e{payload, payload + len};
       Metrics m = r.metrics_.back();
-      get_extras(e, m);
+      const bool fits = get_extras(e, m);
+      const std::uint8_t* food_at = e.p;
       const std::uint64_t food = e.u32();
-      if (!e.ok || 16 * food != std::uint64_t(e.end - e.p)) {
+      if (!fits || !e.ok || 16 * food != std::uint64_t(e.end - e.p)) {
         damaged(at, "frame " + std::to_string(r.frames_.size() - 1) + "'s extras have a bad length");
         break;
       }
       r.metrics_.back() = m;
-      r.extras_.back() = std::size_t(payload - d);
+      r.extras_.back() = std::size_t(food_at - d);
     } else if (type == kParams) {
       try {
         r.param_sets_.push_back(params_from_json(nlohmann::json{{"params", nlohmann::json::parse(payload, payload + len)}}, name));
@@ -312,7 +329,7 @@ RecordedFrame Recording::frame(std::size_t i) const {
   for (auto& pr : fr.predators) pr.x = f.f32(), pr.y = f.f32(), pr.vx = f.f32(), pr.vy = f.f32();
   fr.metrics = metrics_[i];
   if (extras_[i] != 0) {
-    In e{d + extras_[i] + 40, d + data_.size()};
+    In e{d + extras_[i], d + data_.size()};
     fr.food.resize(e.u32());
     for (auto& s : fr.food) s.x = e.f32(), s.y = e.f32(), s.vx = e.f32(), s.vy = e.f32();
   }

@@ -71,7 +71,7 @@ TEST(Recording, RoundTripKeepsMetricsExactAndBoidsClose) {
       EXPECT_NEAR(fr.boids.vx[k], states[i].vx[k], 0.001);
     }
   }
-  // ~8 bytes a boid; a frame's head, its predators and its extras chunk (53 bytes) in the rest.
+  // ~8 bytes a boid; a frame's head, its predators and its extras chunk (57 bytes) in the rest.
   EXPECT_LT(fs::file_size(file), 10u * (200u * 8u + 260u) + 2000u);
 }
 
@@ -127,7 +127,7 @@ TEST(Recording, TruncatedTailIsDroppedNotAnError) {
     for (int i = 0; i < 3; ++i) w.write_frame(f, compute_metrics(f)), f.step();
   }
   const auto size = fs::file_size(file);
-  constexpr std::uintmax_t kExtras = 5 + 5 * 8 + 4 + 4;  // head, five metrics, no food, CRC
+  constexpr std::uintmax_t kExtras = 5 + 4 + 5 * 8 + 4 + 4;  // head, five metrics, no food, CRC
   fs::resize_file(file, size - 7);
   {
     const Recording r = Recording::load(file);
@@ -152,4 +152,77 @@ TEST(Recording, BadFilesSayWhatIsWrong) {
   }
   EXPECT_THROW(Recording::load(scratch("missing.flkrec")), InputError);
   EXPECT_THROW(RecordingWriter("/proc/nope/x.flkrec", Params{}), InputError);
+}
+
+namespace {
+// zlib's CRC-32, bit by bit: the recording's checksum, written independently of the writer's.
+std::uint32_t zlib_crc32(const std::string& bytes) {
+  std::uint32_t c = 0xFFFFFFFFu;
+  for (const char ch : bytes) {
+    c ^= std::uint8_t(ch);
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+  }
+  return c ^ 0xFFFFFFFFu;
+}
+}  // namespace
+
+// A later writer may append metrics to a frame's EXTRAS chunk (its count says how many): this
+// reader takes the five it knows and the food after them. Built here from a recording by
+// giving each EXTRAS chunk a sixth metric and a new CRC.
+TEST(Recording, ExtrasWithMoreMetricsThanKnownAreRead) {
+  Params p;
+  p.boids = 30;
+  p.food = 2;
+  p.predators = 1;
+  Flock f(p);
+  const fs::path file = scratch("more.flkrec");
+  std::vector<Metrics> ms;
+  {
+    RecordingWriter w(file, p);
+    for (int i = 0; i < 3; ++i) ms.push_back(compute_metrics(f)), w.write_frame(f, ms.back()), f.step();
+  }
+  const std::string in = read_input_file(file, 1 << 20);
+  auto u32 = [&](const std::string& s, std::size_t at) {
+    std::uint32_t v = 0;
+    for (int k = 0; k < 4; ++k) v |= std::uint32_t(std::uint8_t(s[at + std::size_t(k)])) << (8 * k);
+    return v;
+  };
+  auto put32 = [](std::string& s, std::uint32_t v) {
+    for (int k = 0; k < 4; ++k) s += char(std::uint8_t(v >> (8 * k)));
+  };
+  const std::size_t head = 16 + u32(in, 12) + 4;
+  std::string out = in.substr(0, head);
+  int rewritten = 0;
+  for (std::size_t at = head; at < in.size();) {
+    const std::uint32_t len = u32(in, at + 1);
+    std::string payload = in.substr(at + 5, len);
+    if (in[at] == 3) {
+      ASSERT_EQ(u32(payload, 0), 5u);
+      std::string more;
+      put32(more, 6);
+      more += payload.substr(4, 40);
+      more += std::string(8, '\x01');  // the sixth metric
+      more += payload.substr(44);
+      payload = more;
+      ++rewritten;
+    }
+    std::string chunk(1, in[at]);
+    put32(chunk, std::uint32_t(payload.size()));
+    chunk += payload;
+    put32(chunk, zlib_crc32(chunk));
+    out += chunk;
+    at += 5 + len + 4;
+  }
+  ASSERT_EQ(rewritten, 3);
+  const fs::path more = scratch("more6.flkrec");
+  std::ofstream(more, std::ios::binary | std::ios::trunc) << out;
+  const Recording r = Recording::load(more);
+  EXPECT_TRUE(r.damage().empty()) << r.damage();
+  ASSERT_EQ(r.frames(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const RecordedFrame fr = r.frame(i);
+    EXPECT_EQ(fr.metrics.food_distance, ms[i].food_distance);
+    EXPECT_EQ(fr.metrics.predator_distance, ms[i].predator_distance);
+    EXPECT_EQ(fr.food.size(), 2u);
+  }
 }

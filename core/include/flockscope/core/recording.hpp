@@ -24,10 +24,12 @@
 //                    to the frame's bounding box (65535 steps), velocities to [-v_max, v_max]
 //                    (32767 steps); then P x (f32 x, y, vx, vy)
 //     type 2 PARAMS  UTF-8 JSON of the parameters in force from the next frame on
-//     type 3 EXTRAS  right after its frame: f64 perched, speed_down, speed_up, food_distance,
-//                    predator_distance (NaN: nothing to measure), u32 food source count F,
-//                    F x (f32 x, y, vx, vy). A frame with none after it reads with those
-//                    metrics at their defaults (0; NaN for the distances) and no food.
+//     type 3 EXTRAS  right after its frame: u32 M, M x f64 metrics (perched, speed_down,
+//                    speed_up, food_distance, predator_distance: M = 5; NaN: nothing to
+//                    measure; a reader takes the ones it knows and skips the rest),
+//                    u32 food source count F, F x (f32 x, y, vx, vy). A frame with none
+//                    after it reads with those metrics at their defaults (0; NaN for the
+//                    distances) and no food.
 //   Unknown chunk types are skipped (their length is known), so later versions can add some.
 //   CRC-32 is the protocol's (zlib's crc32, protocol/include/flockscope/protocol/crc32.hpp).
 //   Version 1 is the same without the two kinds of CRC; it is still read.
