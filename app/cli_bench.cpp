@@ -69,9 +69,9 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       // CPU time of all the process's threads: on 1 thread, close to what a quiet machine's
       // wall clock would show (a busy machine stretches the wall time, not this).
       const double cpu_secs = double(cpu1.tv_sec - cpu0.tv_sec) + 1e-9 * double(cpu1.tv_nsec - cpu0.tv_nsec);
-      // The metrics a window computes every step (diameter, centroid, polarisation, mean
-      // speed, the left/right shares: one pass, on the UI thread) and, once per drawn frame,
-      // with nearest-neighbour distance and clusters; timed on the final state.
+      // The metrics a window computes every step (all but nearest-neighbour distance and
+      // clusters, on the engine's threads) and, once per drawn frame, with those two; timed
+      // on the final state.
       auto time_metrics = [&](auto&& compute) {
         const int reps = std::max(3, std::min(a->steps, 20));
         volatile double sink = 0;

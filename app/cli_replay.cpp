@@ -1,6 +1,7 @@
 // `flockscope replay`: a recording (.flkrec) as tables, so a recorded run, a board's included,
 // can be analysed without the app or the board: DIR/metrics.csv with the columns of `run`,
-// recomputed from each recorded frame's boids, and with --states every boid of every frame.
+// recomputed from each recorded frame's boids, predators and food sources, and with --states
+// every boid of every frame.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
@@ -41,7 +42,7 @@ void add_replay_command(CLI::App& app, int& exit_code) {
         const RecordedFrame fr = rec.frame(i);
         const Params& p = rec.params_at(i);
         const FlockSnapshot& b = fr.boids;
-        const PointsView view{b.x.data(), b.y.data(), b.vx.data(), b.vy.data(), b.size()};
+        const PointsView view{b.x.data(), b.y.data(), b.vx.data(), b.vy.data(), b.size(), fr.food, fr.predators};
         metrics.write(metrics_row(fr.step, fr.time, compute_metrics(view, cluster_radius(p))) + "\n");
         boids = std::max(boids, b.size());
         if (!states) continue;

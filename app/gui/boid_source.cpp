@@ -61,10 +61,12 @@ void LocalSource::add_boids(std::size_t n, std::uint64_t seed) {
   }
   const int threads = flock_.threads();
   const auto predators = flock_.predators();
+  const auto food = flock_.food();
   Params q = flock_.pending_params();
   copy_params(q, p, Apply::Reset);  // keep the running world; pending changes stay pending
   flock_ = Flock(q, s);
   flock_.set_predators(std::vector<Predator>(predators.begin(), predators.end()));
+  flock_.set_food(std::vector<FoodSource>(food.begin(), food.end()));
   flock_.set_threads(threads);
   update_metrics();
 }
@@ -76,7 +78,7 @@ ReplaySource::ReplaySource(Recording rec, std::string file) : rec_(std::move(rec
 
 PointsView ReplaySource::boids() const {
   const auto& b = frame_.boids;
-  return {b.x.data(), b.y.data(), b.vx.data(), b.vy.data(), b.size()};
+  return {b.x.data(), b.y.data(), b.vx.data(), b.vy.data(), b.size(), frame_.food, frame_.predators};
 }
 
 void ReplaySource::seek(std::size_t i) {

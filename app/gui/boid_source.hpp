@@ -37,6 +37,10 @@ class BoidSource {
   virtual PointsView boids() const = 0;
   virtual const std::uint32_t* ids() const = 0;
   virtual std::span<const Predator> predators() const = 0;
+  // The food sources and what each predator aims at (one entry a predator), for drawing;
+  // none where the source does not know them (a board, a replay has no aims).
+  virtual std::span<const FoodSource> food() const { return {}; }
+  virtual std::span<const PredatorAim> predator_aims() const { return {}; }
   // Parameters in force (the world size, the margins and the scout groups come from here)
   // and as last set (reset-only changes wait in pending_params until reset()).
   virtual const Params& params() const = 0;
@@ -133,6 +137,8 @@ class LocalSource final : public BoidSource {
   PointsView boids() const override { return view_of(flock_); }
   const std::uint32_t* ids() const override { return flock_.ids().data(); }
   std::span<const Predator> predators() const override { return flock_.predators(); }
+  std::span<const FoodSource> food() const override { return flock_.food(); }
+  std::span<const PredatorAim> predator_aims() const override { return flock_.predator_aims(); }
   const Params& params() const override { return flock_.params(); }
   const Params& pending_params() const override { return flock_.pending_params(); }
   const Metrics& metrics() const override { return metrics_; }
@@ -167,6 +173,7 @@ class ReplaySource final : public BoidSource, public Timeline {
   PointsView boids() const override;
   const std::uint32_t* ids() const override { return nullptr; }
   std::span<const Predator> predators() const override { return frame_.predators; }
+  std::span<const FoodSource> food() const override { return frame_.food; }
   const Params& params() const override { return rec_.params_at(index_); }
   const Params& pending_params() const override { return params(); }
   const Metrics& metrics() const override { return frame_.metrics; }

@@ -51,7 +51,11 @@ std::string series_csv(const PlotData& d, const ShownSeries& shown, std::size_t 
   for (auto [on, name] : {std::pair{shown.diameter, "diameter"}, {shown.centroid_x, "centroid_x"},
                           {shown.centroid_y, "centroid_y"}, {shown.polarisation, "polarisation"}, {shown.speed, "mean_speed"}})
     if (on) out += std::string(",") + name;
-  out += ",mean_nn_distance,clusters,source,run\n";
+  out += ",mean_nn_distance,clusters";
+  for (auto [on, name] : {std::pair{shown.perched, "perched"}, {shown.speed_down, "speed_down"}, {shown.speed_up, "speed_up"},
+                          {shown.food_distance, "food_distance"}, {shown.predator_distance, "predator_distance"}})
+    if (on) out += std::string(",") + name;
+  out += ",source,run\n";
   const std::size_t n = std::min(last, d.diameter.size());
   if (first >= n) return out;
   out.reserve((n - first) * 150);
@@ -77,6 +81,11 @@ std::string series_csv(const PlotData& d, const ShownSeries& shown, std::size_t 
     if (shown.speed) add(",%.17g", d.speed.y()[i]);
     optional(d.nn, i, "%.17g");
     optional(d.clusters, i, "%.0f");
+    if (shown.perched) optional(d.perched.y(), i, "%.0f");
+    if (shown.speed_down) optional(d.speed_down.y(), i, "%.17g");
+    if (shown.speed_up) optional(d.speed_up.y(), i, "%.17g");
+    if (shown.food_distance) optional(d.food_distance.y(), i, "%.17g");
+    if (shown.predator_distance) optional(d.predator_distance.y(), i, "%.17g");
     const bool state = i >= d.from_state.size() || d.from_state[i];
     out += state ? ",state," : ",board,";
     out += std::to_string(runs.at(t));
@@ -121,8 +130,8 @@ plot::Series figure_series(const std::string& name, const Series& s, const std::
     }
     const double c = std::floor((t[i] - t0) * scale);
     if (c == column) {
-      out.lo.back() = std::min(out.lo.back(), y[i]);
-      out.hi.back() = std::max(out.hi.back(), y[i]);
+      out.lo.back() = std::fmin(out.lo.back(), y[i]);  // past a NaN (nothing measured)
+      out.hi.back() = std::fmax(out.hi.back(), y[i]);
       out.y.back() = (out.lo.back() + out.hi.back()) / 2;
     } else {
       // A column is drawn at its first point's t, which keeps the line on the data.
@@ -211,8 +220,19 @@ ExportResult export_plot_files(const std::filesystem::path& folder, const std::s
              {"centroid y", &d.cy, o.shown.centroid_y, kCentroidYColour}});
   time_plot("polarisation", "Polarisation", "polarisation |mean unit heading|",
             {{"polarisation", &d.polarisation, o.shown.polarisation, kPolarisationColour}}, 0.0, 1.0);
-  time_plot("mean-speed", "Mean speed", "mean speed (px per unit of t)", {{"mean speed", &d.speed, o.shown.speed, kSpeedColour}},
+  time_plot("mean-speed", "Mean speed", "mean speed (px per unit of t)",
+            {{"mean speed", &d.speed, o.shown.speed, kSpeedColour},
+             {"moving down", &d.speed_down, o.shown.speed_down, kSpeedDownColour},
+             {"moving up", &d.speed_up, o.shown.speed_up, kSpeedUpColour}},
             0.0);
+  if (o.extensions || o.only == "perched")
+    time_plot("perched", "Perched boids", "boids at rest on the ledge",
+              {{"perched", &d.perched, o.shown.perched, kPerchedColour}}, 0.0);
+  if (o.extensions || o.only == "distance")
+    time_plot("distance", "Distances", "mean distance (px)",
+              {{"boid to nearest food", &d.food_distance, o.shown.food_distance, kFoodDistanceColour},
+               {"predator to nearest boid", &d.predator_distance, o.shown.predator_distance, kPredatorDistanceColour}},
+              0.0);
 
   if (wanted("centroid-path")) {
     // The centroid's path as the window draws it: y grows downwards, the world's box around

@@ -25,10 +25,13 @@ struct ExportResult {
 // The lines a user can hide on the plots; a hidden one is left out of the CSV and the figures.
 struct ShownSeries {
   bool diameter = true, centroid_x = true, centroid_y = true, polarisation = true, speed = true;
+  bool speed_down = true, speed_up = true, perched = true, food_distance = true, predator_distance = true;
 };
 
-// The plots by file name: STEM-<name>.svg/.png.
-inline constexpr const char* kExportPlots[] = {"diameter", "centroid", "centroid-path", "polarisation", "mean-speed"};
+// The plots by file name: STEM-<name>.svg/.png. The last two only for a run that perches, has
+// food or predators (ExportOptions::extensions).
+inline constexpr const char* kExportPlots[] = {"diameter", "centroid", "centroid-path", "polarisation", "mean-speed",
+                                               "perched", "distance"};
 
 struct ExportOptions {
   plot::Size size{900, 500};
@@ -37,6 +40,7 @@ struct ExportOptions {
   std::size_t first = 0, last = std::size_t(-1);
   ShownSeries shown;
   std::string only;  // one of kExportPlots, or empty: all of them
+  bool extensions = false;  // the perched and distance plots too (extension_plots())
   // "report-baseline, seed 7, N = 2000": named in every title (empty: not named).
   std::string who;
   // Written as STEM-preset.json (loadable by --preset FILE) when given; its world's size
@@ -59,10 +63,12 @@ inline ExportResult export_plot_files(const std::filesystem::path& folder, const
 }
 
 // The CSV text alone, one row per plotted point:
-// time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,source,run
+// time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,
+// perched,speed_down,speed_up,food_distance,predator_distance,source,run
 // (mean_nn_distance and clusters empty where they were not computed for that step; source is
 // `state` when the metrics came from every boid, `board` when a board's own metrics stood in;
-// run counts from 1 and goes up at every reset, where step restarts while time goes on).
+// run counts from 1 and goes up at every reset, where step restarts while time goes on;
+// food_distance and predator_distance empty without food or predators).
 // A hidden series' column is left out; rows outside [first, last) too.
 std::string series_csv(const PlotData& d, const ShownSeries& shown = {}, std::size_t first = 0,
                        std::size_t last = std::size_t(-1));

@@ -49,6 +49,7 @@ void ExportPanel::export_all(const fs::path& folder, const PlotData& plots, cons
     if (who.empty()) who = "custom";
     o.who = who + ", seed " + std::to_string(p.seed) + ", N = " + std::to_string(s.boids().n);
     o.params = p;
+    o.extensions = extension_plots(p);
     o.description = "exported from the flockscope window (" + o.who + ", at step " + std::to_string(s.step()) + ")";
     // Two exports in one second do not overwrite each other: the second gets "-2".
     std::string stem = "flockscope-" + timestamp();
@@ -80,7 +81,8 @@ ExportPanel::Asked ExportPanel::draw(bool* show_previous, WidgetRects& rects, Me
   ImGui::RadioButton("since Reset", &rows_, 2);
   rects.remember("export:since-reset");
   ImGui::SetNextItemWidth(150);
-  const char* plot_names[] = {"all plots", kExportPlots[0], kExportPlots[1], kExportPlots[2], kExportPlots[3], kExportPlots[4]};
+  const char* plot_names[] = {"all plots",     kExportPlots[0], kExportPlots[1], kExportPlots[2],
+                              kExportPlots[3], kExportPlots[4], kExportPlots[5], kExportPlots[6]};
   if (ImGui::BeginCombo("##exportplot", plot_names[plot_])) {
     for (int i = 0; i < IM_ARRAYSIZE(plot_names); ++i) {
       if (ImGui::Selectable(plot_names[i], i == plot_)) plot_ = i;

@@ -12,7 +12,11 @@ namespace flockscope::gui {
 
 namespace {
 constexpr ImU32 kPredator = IM_COL32(255, 70, 70, 255);
-}
+constexpr ImU32 im_colour(Rgba c) { return IM_COL32(c.r, c.g, c.b, c.a); }
+
+// Whether the flock perches: the ledge is the Cornell rules' and only there while it is used.
+bool ledge_shown(const Params& p) { return p.perch_frames > 0 && p.rule_set() == RuleSet::Cornell; }
+}  // namespace
 
 void FlockView::push_centroid(double x, double y) {
   trail_.emplace_back(float(x), float(y));
@@ -82,6 +86,23 @@ void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rect
     dl->AddLine(ImVec2(c.x - 10, c.y), ImVec2(c.x + 10, c.y), IM_COL32(255, 255, 255, 230), 1.5f);
     dl->AddLine(ImVec2(c.x, c.y - 10), ImVec2(c.x, c.y + 10), IM_COL32(255, 255, 255, 230), 1.5f);
   }
+  if (ledge_shown(p)) dl->AddLine(S(p.perch_x0, p.perch_y), S(p.perch_x1, p.perch_y), im_colour(kLedgeColour), 3.0f);
+  // Food sources: a disc of a fixed size on screen, and faintly the range boids smell it from.
+  for (const FoodSource& f : s.food()) {
+    const ImVec2 c = S(f.x, f.y);
+    if (p.food_range > 0) dl->AddCircle(c, float(p.food_range) * xf_.scale, IM_COL32(kFoodColour.r, kFoodColour.g, kFoodColour.b, 50), 48);
+    dl->AddCircleFilled(c, 6.0f, im_colour(kFoodColour), 20);
+    dl->AddCircle(c, 6.5f, IM_COL32(40, 30, 0, 220), 20, 1.5f);
+  }
+  // A hunting predator's aim (the centre it steers to, the boid it chases): a thin line there.
+  const auto aims = s.predator_aims();
+  for (std::size_t q = 0; q < aims.size() && q < s.predators().size(); ++q) {
+    if (!aims[q].active) continue;
+    const Predator& pr = s.predators()[q];
+    const ImVec2 a = S(aims[q].x, aims[q].y);
+    dl->AddLine(S(pr.x, pr.y), a, im_colour(kAimColour), 1.0f);
+    dl->AddCircle(a, 4.0f, im_colour(kAimColour), 12, 1.0f);
+  }
   for (const Predator& pr : s.predators()) {
     // Predators: larger red triangles along their velocity.
     const float l = std::hypot(pr.vx, pr.vy);
@@ -112,26 +133,39 @@ void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rect
   }
   // Legend: what the colours mean, for the kinds on screen.
   const BoidPalette pal;
+  enum class Mark { Boid, Predator, Food, Ledge };
   struct Entry {
     Rgba c;
     const char* what;
-    bool predator;
+    Mark mark;
   };
-  Entry entries[4];
+  Entry entries[6];
   int n = 0;
-  entries[n++] = {pal.plain, "boid", false};
-  if (p.scouts1 > 0) entries[n++] = {pal.scout_right, "scout group 1 (biased right)", false};
-  if (p.scouts2 > 0) entries[n++] = {pal.scout_left, "scout group 2 (biased left)", false};
-  if (!s.predators().empty()) entries[n++] = {{255, 70, 70, 255}, "predator (circle: predatorRange)", true};
+  entries[n++] = {pal.plain, "boid", Mark::Boid};
+  if (p.scouts1 > 0) entries[n++] = {pal.scout_right, "scout group 1 (biased right)", Mark::Boid};
+  if (p.scouts2 > 0) entries[n++] = {pal.scout_left, "scout group 2 (biased left)", Mark::Boid};
+  if (!s.predators().empty())
+    entries[n++] = {{255, 70, 70, 255},
+                    s.predator_aims().empty() || p.hunt() == PredatorMode::Random ? "predator (circle: predatorRange)"
+                                                                      : "predator (circle: predatorRange, line: aim)",
+                    Mark::Predator};
+  if (!s.food().empty()) entries[n++] = {kFoodColour, "food source (circle: food_range)", Mark::Food};
+  if (ledge_shown(p)) entries[n++] = {kLedgeColour, "ledge (perching)", Mark::Ledge};
   if (n > 1) {
     float w = 0;
     for (int i = 0; i < n; ++i) w = std::max(w, ImGui::CalcTextSize(entries[i].what).x);
     const float row = fh + 4, x0 = rect_.x0 + 6, y0 = rect_.y1 - 6 - float(n) * row - 4;
     dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + w + fh + 18, rect_.y1 - 6), IM_COL32(0, 0, 0, 150), 3);
     for (int i = 0; i < n; ++i) {
-      const float y = y0 + 4 + float(i) * row, cy = y + fh / 2, cx = x0 + 6 + fh / 2, r = entries[i].predator ? fh * 0.45f : fh * 0.3f;
-      dl->AddTriangleFilled(ImVec2(cx + r, cy), ImVec2(cx - r * 0.7f, cy - r * 0.7f), ImVec2(cx - r * 0.7f, cy + r * 0.7f),
-                            IM_COL32(entries[i].c.r, entries[i].c.g, entries[i].c.b, 255));
+      const Entry& e = entries[i];
+      const float y = y0 + 4 + float(i) * row, cy = y + fh / 2, cx = x0 + 6 + fh / 2, r = e.mark == Mark::Predator ? fh * 0.45f : fh * 0.3f;
+      const ImU32 c = IM_COL32(e.c.r, e.c.g, e.c.b, 255);
+      if (e.mark == Mark::Food)
+        dl->AddCircleFilled(ImVec2(cx, cy), fh * 0.3f, c, 12);
+      else if (e.mark == Mark::Ledge)
+        dl->AddLine(ImVec2(cx - fh * 0.45f, cy), ImVec2(cx + fh * 0.45f, cy), c, 3.0f);
+      else
+        dl->AddTriangleFilled(ImVec2(cx + r, cy), ImVec2(cx - r * 0.7f, cy - r * 0.7f), ImVec2(cx - r * 0.7f, cy + r * 0.7f), c);
       dl->AddText(ImVec2(x0 + 12 + fh, y), IM_COL32(220, 225, 235, 255), entries[i].what);
     }
     rects.remember("view:legend", {x0, y0, x0 + w + fh + 18, rect_.y1 - 6});

@@ -1,6 +1,6 @@
 // The flock view: the boids of a source drawn by SDL in one geometry call, with ImGui
-// overlays (world and margins, centroid and its trail, predators, the lab's read-out) and a
-// camera that fits, follows the centroid, zooms about the cursor and pans.
+// overlays (world and margins, centroid and its trail, ledge, food, predators, the lab's
+// read-out) and a camera that fits, follows the centroid, zooms about the cursor and pans.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,11 @@
 struct SDL_Renderer;
 
 namespace flockscope::gui {
+
+// The lab's extensions as the view draws them (the tests look for these colours).
+inline constexpr Rgba kLedgeColour{205, 150, 90, 255};  // the perching ledge
+inline constexpr Rgba kFoodColour{250, 210, 50, 255};   // a food source
+inline constexpr Rgba kAimColour{255, 70, 70, 170};     // a hunting predator's line to its aim
 
 // What the view's read-out shows beside the source's own numbers.
 struct ViewHud {
@@ -31,8 +36,8 @@ class FlockView {
  public:
   // The view's options and canvas in the current ImGui window: takes this frame's wheel and
   // drags, sets the transform, and draws the overlays: the world, margins, centroid and its
-  // trail, predators, the read-out, a REC badge while recording and a colour legend, and
-  // hud.stale over it all when not empty.
+  // trail, the perching ledge, food sources, predators and their aims, the read-out, a REC
+  // badge while recording and a colour legend, and hud.stale over it all when not empty.
   void panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rects);
   // The boids' triangles and colours for the transform panel() set (no drawing).
   void build_geometry(const BoidSource& s);

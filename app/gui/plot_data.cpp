@@ -5,8 +5,15 @@
 
 namespace flockscope::gui {
 
+bool extension_plots(const Params& p) {
+  return (p.perch_frames > 0 && p.rule_set() == RuleSet::Cornell) || p.food > 0 ||
+         (p.predators > 0 && p.hunt() != PredatorMode::Random);
+}
+
 void PlotData::clear() {
-  for (Series* s : {&diameter, &cx, &cy, &polarisation, &speed}) s->clear();
+  for (Series* s : {&diameter, &cx, &cy, &polarisation, &speed, &speed_down, &speed_up, &perched, &food_distance,
+                    &predator_distance})
+    s->clear();
   steps.clear();
   nn.clear();
   clusters.clear();
@@ -30,6 +37,11 @@ double PlotData::push(const Metrics& m, double time, std::uint64_t step, bool ne
   cy.push(t, m.centroid_y);
   polarisation.push(t, m.polarisation);
   speed.push(t, m.mean_speed);
+  speed_down.push(t, m.speed_down);
+  speed_up.push(t, m.speed_up);
+  perched.push(t, double(m.perched));
+  food_distance.push(t, m.food_distance);
+  predator_distance.push(t, m.predator_distance);
   steps.push_back(double(step));
   nn.push_back(neighbours ? m.mean_nn_distance : kNaN);
   clusters.push_back(neighbours ? double(m.clusters) : kNaN);

@@ -6,12 +6,20 @@
 #include <vector>
 
 #include "flockscope/core/metrics.hpp"
+#include "flockscope/core/params.hpp"
 #include "plot_widget.hpp"
 
 namespace flockscope::gui {
 
+// Whether the window plots the extensions' perched count and distances for a run with these
+// parameters: while the flock perches, has food or predators that hunt (centroid, chase).
+bool extension_plots(const Params& p);
+
 struct PlotData {
   Series diameter, cx, cy, polarisation, speed;
+  // The lab's extensions: speeds of the boids moving down and up, perched boids, distances
+  // to the nearest food source and from each predator to its nearest boid (NaN: none).
+  Series speed_down, speed_up, perched, food_distance, predator_distance;
   std::vector<double> steps;    // the source's step number of each point
   // Nearest-neighbour distance and clusters of each point; NaN where they were not computed
   // for that step (they cost more: once per drawn frame).

@@ -17,13 +17,15 @@ void Series::push(double t, double y) {
   const std::size_t n = y_.size();
   // Completing a block of 2 at level 0 may complete one of 4 at level 1, and so on.
   if (n % 2 != 0) return;
-  MinMax m{std::min(y_[n - 2], y_[n - 1]), std::max(y_[n - 2], y_[n - 1])};
+  // fmin and fmax pass over a NaN (a metric with nothing to measure): a block is NaN only
+  // when all of its points are.
+  MinMax m{std::fmin(y_[n - 2], y_[n - 1]), std::fmax(y_[n - 2], y_[n - 1])};
   for (std::size_t k = 0;; ++k) {
     if (levels_.size() <= k) levels_.emplace_back();
     auto& lv = levels_[k];
     lv.push_back(m);
     if (lv.size() % 2 != 0) break;
-    m = {std::min(lv[lv.size() - 2].lo, lv.back().lo), std::max(lv[lv.size() - 2].hi, lv.back().hi)};
+    m = {std::fmin(lv[lv.size() - 2].lo, lv.back().lo), std::fmax(lv[lv.size() - 2].hi, lv.back().hi)};
   }
 }
 
@@ -58,8 +60,8 @@ void Series::decimate(double t0, double t1, int columns, std::vector<Column>& ou
   auto add = [&](double t, double lo, double hi) {
     const double col = std::floor((t - t0) * scale);
     if (!out.empty() && std::floor((out.back().t - t0) * scale) == col) {
-      out.back().lo = std::min(out.back().lo, lo);
-      out.back().hi = std::max(out.back().hi, hi);
+      out.back().lo = std::fmin(out.back().lo, lo);
+      out.back().hi = std::fmax(out.back().hi, hi);
     } else {
       // A column is drawn at its first point's t, which keeps the line on the data.
       out.push_back({t, lo, hi});
@@ -91,7 +93,8 @@ struct Frame {
 };
 
 // Title, frame, plotting area and the interaction (wheel zoom, drag pan, double-click fit).
-Frame begin_plot(const char* id, const char* title, PlotView& v, ImVec2 size, bool zoom_x_only) {
+// `legend_rows`: rows of legend below the title row (the plotting area starts below them).
+Frame begin_plot(const char* id, const char* title, PlotView& v, ImVec2 size, bool zoom_x_only, int legend_rows = 0) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   Frame f;
   f.outer0 = ImGui::GetCursorScreenPos();
@@ -101,7 +104,7 @@ Frame begin_plot(const char* id, const char* title, PlotView& v, ImVec2 size, bo
   f.hovered = ImGui::IsItemHovered();
   f.active = ImGui::IsItemActive();
   const float fh = ImGui::GetFontSize();
-  f.p0 = ImVec2(f.outer0.x + 4.2f * fh, f.outer0.y + fh * 1.4f);
+  f.p0 = ImVec2(f.outer0.x + 4.2f * fh, f.outer0.y + fh * (1.4f + 1.1f * float(legend_rows)));
   f.p1 = ImVec2(f.outer1.x - 0.6f * fh, f.outer1.y - fh * 1.5f);
   dl->AddRectFilled(f.outer0, f.outer1, IM_COL32(18, 19, 24, 255), 4.0f);
   dl->AddRectFilled(f.p0, f.p1, kFrameBg);
@@ -175,7 +178,25 @@ void time_plot(const char* id, const char* title, const char* x_label, PlotView&
                std::span<const double> markers, ImVec2 size, std::span<const TimeSpan> bands, const char* band_label,
                double playhead, std::span<const double> changes) {
   ImGui::PushID(id);
-  Frame f = begin_plot("##plot", title, v, size, false);
+  // The legend follows the title; entries that do not fit in its row wrap onto rows of their
+  // own below it (a narrow plot), so every entry stays visible and clickable.
+  const float fh = ImGui::GetFontSize();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float right = origin.x + (size.x > 0 ? size.x : ImGui::GetContentRegionAvail().x) - 0.3f * fh;
+  static thread_local std::vector<ImVec2> legend_at;
+  legend_at.clear();
+  int legend_rows = 0;
+  {
+    const float row_start = origin.x + 0.5f * fh;
+    ImVec2 lp(origin.x + ImGui::CalcTextSize(title).x + 1.6f * fh, origin.y + 0.2f * fh);
+    for (auto& l : lines) {
+      const float w = fh + ImGui::CalcTextSize(l.name).x;
+      if (lp.x + w > right && lp.x > row_start) lp = ImVec2(row_start, lp.y + 1.1f * fh), ++legend_rows;
+      legend_at.push_back(lp);
+      lp.x += w + fh;
+    }
+  }
+  Frame f = begin_plot("##plot", title, v, size, false, legend_rows);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float w = f.p1.x - f.p0.x, h = f.p1.y - f.p0.y;
   const int columns = std::max(1, int(w));
@@ -235,7 +256,10 @@ void time_plot(const char* id, const char* title, const char* x_label, PlotView&
     float prev = sy(cols[i].front().lo);
     std::size_t next_reset = std::size_t(std::upper_bound(markers.begin(), markers.end(), cols[i].front().t) - markers.begin());
     for (const auto& c : cols[i]) {
-      if (!std::isfinite(c.lo)) continue;
+      if (!std::isfinite(c.lo) || !std::isfinite(c.hi)) {  // no value there: a gap in the line
+        flush();
+        continue;
+      }
       if (next_reset < markers.size() && c.t >= markers[next_reset]) {
         flush();
         while (next_reset < markers.size() && markers[next_reset] <= c.t) ++next_reset;
@@ -256,13 +280,14 @@ void time_plot(const char* id, const char* title, const char* x_label, PlotView&
   }
   dl->PopClipRect();
 
-  // Legend, in the title row after the title: click an entry to hide or show its line.
-  const float fh = ImGui::GetFontSize();
+  // Legend, after the title (laid out above): click an entry to hide or show its line.
   ImVec2 lp(f.outer0.x + ImGui::CalcTextSize(title).x + 1.6f * fh, f.outer0.y + 0.2f * fh);
   ImGuiIO& io = ImGui::GetIO();
   dl->PushClipRect(f.outer0, f.outer1, true);  // a narrow plot cuts its legend, not its neighbour
   v.legend.clear();
-  for (auto& l : lines) {
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    auto& l = lines[k];
+    lp = legend_at[k];
     const ImVec2 ts = ImGui::CalcTextSize(l.name);
     const ImVec2 b0 = lp, b1(lp.x + fh + ts.x, lp.y + fh);
     v.legend.push_back({l.name, b0.x, b0.y, b1.x, b1.y});
@@ -289,8 +314,11 @@ void time_plot(const char* id, const char* title, const char* x_label, PlotView&
     ImGui::Text("%s %.4g", x_label, t);
     for (auto& l : lines) {
       if (!*l.visible || l.series->size() == 0) continue;
-      const std::size_t k = l.series->index_at(t);
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(l.colour), "%s %.6g", l.name, l.series->y()[k]);
+      const double y = l.series->y()[l.series->index_at(t)];
+      if (std::isnan(y))
+        ImGui::TextDisabled("%s -", l.name);
+      else
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(l.colour), "%s %.6g", l.name, y);
     }
     ImGui::TextDisabled("wheel: zoom  drag: pan  double-click: fit");
     ImGui::EndTooltip();

@@ -20,6 +20,11 @@ constexpr ImU32 kColY = im_colour(kCentroidYColour);
 constexpr ImU32 kColPath = im_colour(kPathColour);
 constexpr ImU32 kColPol = im_colour(kPolarisationColour);
 constexpr ImU32 kColSpeed = im_colour(kSpeedColour);
+constexpr ImU32 kColDown = im_colour(kSpeedDownColour);
+constexpr ImU32 kColUp = im_colour(kSpeedUpColour);
+constexpr ImU32 kColPerched = im_colour(kPerchedColour);
+constexpr ImU32 kColFood = im_colour(kFoodDistanceColour);
+constexpr ImU32 kColPredator = im_colour(kPredatorDistanceColour);
 }  // namespace
 
 std::optional<std::pair<double, double>> PlotsPanel::zoomed_range() const {
@@ -36,13 +41,22 @@ void PlotsPanel::fit_all() {
 void PlotsPanel::draw(const PlotData& plots, const Params& p, double playhead, WidgetRects& rects, const PlotData* previous) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
-  const float path_w = std::min(avail.y, avail.x * 0.3f);
-  const float cell_w = (avail.x - path_w - 2 * gap) / 2, cell_h = (avail.y - ImGui::GetStyle().ItemSpacing.y) / 2;
+  const bool extensions = extension_plots(p);
+  const int columns = extensions ? 3 : 2;
+  const float path_w = std::min(avail.y, avail.x * (extensions ? 0.22f : 0.3f));
+  const float cell_w = (avail.x - path_w - float(columns) * gap) / float(columns);
+  const float cell_h = (avail.y - ImGui::GetStyle().ItemSpacing.y) / 2;
   const std::span<const double> marks(plots.resets);
   std::vector<PlotLine> d = {{"diameter", &plots.diameter, kColD, &show_d_}};
   std::vector<PlotLine> c = {{"centroid x", &plots.cx, kColX, &show_cx_}, {"centroid y", &plots.cy, kColY, &show_cy_}};
   std::vector<PlotLine> pol = {{"polarisation", &plots.polarisation, kColPol, &show_pol_}};
-  std::vector<PlotLine> sp = {{"mean speed", &plots.speed, kColSpeed, &show_speed_}};
+  // Down and up: +y is down the screen, so gravity shows as "down" above "up".
+  std::vector<PlotLine> sp = {{"mean speed", &plots.speed, kColSpeed, &show_speed_},
+                              {"down", &plots.speed_down, kColDown, &show_down_},
+                              {"up", &plots.speed_up, kColUp, &show_up_}};
+  std::vector<PlotLine> perched = {{"perched", &plots.perched, kColPerched, &show_perched_}};
+  std::vector<PlotLine> dist = {{"food", &plots.food_distance, kColFood, &show_food_},
+                                {"predator", &plots.predator_distance, kColPredator, &show_predator_}};
   if (previous) {  // the run before the last preset, in grey, for comparison
     constexpr ImU32 kPrevious = IM_COL32(150, 150, 160, 150);
     d.push_back({"previous run", &previous->diameter, kPrevious, &show_previous_});
@@ -50,6 +64,9 @@ void PlotsPanel::draw(const PlotData& plots, const Params& p, double playhead, W
     c.push_back({"previous y", &previous->cy, kPrevious, &show_previous_});
     pol.push_back({"previous run", &previous->polarisation, kPrevious, &show_previous_});
     sp.push_back({"previous run", &previous->speed, kPrevious, &show_previous_});
+    perched.push_back({"previous run", &previous->perched, kPrevious, &show_previous_});
+    dist.push_back({"previous food", &previous->food_distance, kPrevious, &show_previous_});
+    dist.push_back({"previous predator", &previous->predator_distance, kPrevious, &show_previous_});
   }
   ImGui::BeginGroup();
   // Amber: the board's own metrics stood in (a partial frame, no state stream), computed by the
@@ -70,12 +87,25 @@ void PlotsPanel::draw(const PlotData& plots, const Params& p, double playhead, W
   ImGui::SameLine();
   time_plot("centroid", "Centroid (px)", "time", views_[1], c, marks, ImVec2(cell_w, cell_h), bands, band, playhead, changes);
   placed(1, "centroid");
+  if (extensions) {
+    ImGui::SameLine();
+    time_plot("perched", "Perched (boids)", "time", views_[5], perched, marks, ImVec2(cell_w, cell_h), bands, band, playhead,
+              changes);
+    placed(5, "perched");
+  }
   time_plot("polarisation", "Polarisation", "time", views_[2], pol, marks, ImVec2(cell_w, cell_h), bands, band, playhead, changes);
   placed(2, "polarisation");
   ImGui::SameLine();
   const std::string speed_title = std::string("Mean speed (") + speed_unit(p) + ")";
   time_plot("speed", speed_title.c_str(), "time", views_[3], sp, marks, ImVec2(cell_w, cell_h), bands, band, playhead, changes);
   placed(3, "speed");
+  if (extensions) {
+    // Boid to its nearest food source, predator to its nearest boid: the mean of each.
+    ImGui::SameLine();
+    time_plot("distance", "Distance (px)", "time", views_[6], dist, marks, ImVec2(cell_w, cell_h), bands, band, playhead,
+              changes);
+    placed(6, "distance");
+  }
   ImGui::EndGroup();
   ImGui::SameLine();
   path_plot("path", "Centroid path (x, y)", views_[4], plots.cx, plots.cy, kColPath, ImVec2(path_w, avail.y));

@@ -16,6 +16,11 @@ inline constexpr SeriesColour kCentroidYColour{120, 220, 140};
 inline constexpr SeriesColour kPathColour{200, 150, 255};
 inline constexpr SeriesColour kPolarisationColour{255, 120, 160};
 inline constexpr SeriesColour kSpeedColour{240, 220, 100};
+inline constexpr SeriesColour kSpeedDownColour{255, 140, 90};   // boids moving down the screen
+inline constexpr SeriesColour kSpeedUpColour{110, 200, 255};    // ... and up
+inline constexpr SeriesColour kPerchedColour{205, 150, 90};     // the ledge's colour in the flock view
+inline constexpr SeriesColour kFoodDistanceColour{250, 210, 50};       // the food sources' colour
+inline constexpr SeriesColour kPredatorDistanceColour{255, 90, 90};    // the predators' colour
 inline constexpr SeriesColour kResetColour{255, 90, 90};       // reset markers
 inline constexpr SeriesColour kParamChangeColour{120, 140, 170};  // live parameter changes
 

@@ -48,7 +48,10 @@ struct AssemblerCounters {
   std::uint32_t repeated = 0;         // the same frame number again (a paused board)
 };
 
-inline PointsView view_of(const MirroredFrame& f) { return {f.x.data(), f.y.data(), f.vx.data(), f.vy.data(), f.size()}; }
+// The frame's boids and predators (a board has no food sources).
+inline PointsView view_of(const MirroredFrame& f) {
+  return {f.x.data(), f.y.data(), f.vx.data(), f.vy.data(), f.size(), {}, f.predators};
+}
 
 // Whether a frame's metrics come from its state: every boid of the frame arrived, or the
 // board sent no metrics of its own to stand in for a partial state.
@@ -63,9 +66,9 @@ inline std::size_t metrics_boids(const MirroredFrame& f) {
 
 // The metrics table of a mirrored frame (the columns of `flockscope run`), computed from all
 // of its boids when the frame is complete. Otherwise (the state stream off, a chunk lost)
-// the board's own diameter, centroid, polarisation and mean speed stand in for them, and
-// nearest-neighbour distance, clusters and the left/right shares, which the board does not
-// compute, come from the boids the mirror holds.
+// the board's own diameter, centroid, polarisation and mean speed stand in for them, and the
+// others, which the board does not compute, come from the boids and predators the mirror
+// holds (food_distance stays empty: a board has no food sources).
 Metrics metrics_of(const MirroredFrame& f, double cluster_radius, const MetricsOptions& opt = {});
 
 class FrameAssembler {

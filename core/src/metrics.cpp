@@ -13,7 +13,9 @@
 
 namespace flockscope {
 
-PointsView view_of(const Flock& f) { return {f.x().data(), f.y().data(), f.vx().data(), f.vy().data(), f.size()}; }
+PointsView view_of(const Flock& f) {
+  return {f.x().data(), f.y().data(), f.vx().data(), f.vy().data(), f.size(), f.food(), f.predators()};
+}
 
 double cluster_radius(const Params& p) {
   switch (p.rule_set()) {
@@ -278,6 +280,36 @@ int count_clusters(const PointsView& pts, double radius) {
   return roots;
 }
 
+// Mean over the boids (in input order) of the distance to the nearest food source.
+double mean_food_distance(const PointsView& pts) {
+  if (pts.food.empty() || pts.n == 0) return std::numeric_limits<double>::quiet_NaN();
+  double total = 0;
+  for (std::size_t i = 0; i < pts.n; ++i) {
+    double best2 = std::numeric_limits<double>::infinity();
+    for (const FoodSource& f : pts.food) {
+      const double dx = double(pts.x[i]) - f.x, dy = double(pts.y[i]) - f.y;
+      best2 = std::min(best2, dx * dx + dy * dy);
+    }
+    total += std::sqrt(best2);
+  }
+  return total / double(pts.n);
+}
+
+// Mean over the predators (in order) of the distance to the nearest boid.
+double mean_predator_distance(const PointsView& pts) {
+  if (pts.predators.empty() || pts.n == 0) return std::numeric_limits<double>::quiet_NaN();
+  double total = 0;
+  for (const Predator& pr : pts.predators) {
+    double best2 = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < pts.n; ++i) {
+      const double dx = double(pts.x[i]) - pr.x, dy = double(pts.y[i]) - pr.y;
+      best2 = std::min(best2, dx * dx + dy * dy);
+    }
+    total += std::sqrt(best2);
+  }
+  return total / double(pts.predators.size());
+}
+
 }  // namespace
 
 // The whole-flock sums in boid order, with hypot(): metrics.csv's bits. The same quantities
@@ -289,8 +321,8 @@ Metrics compute_metrics(const PointsView& pts, double radius, const MetricsOptio
   Metrics m;
   const std::size_t n = pts.n;
   if (n == 0) return m;
-  double sx = 0, sy = 0, speed = 0, hx = 0, hy = 0;
-  std::size_t moving = 0, right = 0, left = 0;
+  double sx = 0, sy = 0, speed = 0, hx = 0, hy = 0, down_speed = 0, up_speed = 0;
+  std::size_t moving = 0, right = 0, left = 0, down = 0, up = 0;
   for (std::size_t i = 0; i < n; ++i) {
     sx += pts.x[i];
     sy += pts.y[i];
@@ -300,6 +332,8 @@ Metrics compute_metrics(const PointsView& pts, double radius, const MetricsOptio
     if (s > 0) hx += vx / s, hy += vy / s, ++moving;
     right += vx > 0;
     left += vx < 0;
+    if (vy > 0) down_speed += s, ++down;
+    if (vy < 0) up_speed += s, ++up;
   }
   const double inv = 1.0 / double(n);
   m.centroid_x = sx * inv;
@@ -311,6 +345,11 @@ Metrics compute_metrics(const PointsView& pts, double radius, const MetricsOptio
   m.polarisation = moving ? std::hypot(hx, hy) / double(moving) : 0.0;
   m.share_right = double(right) * inv;
   m.share_left = double(left) * inv;
+  m.perched = n - moving;  // speed 0: velocity exactly (0, 0) (float squares do not underflow in double)
+  m.speed_down = down ? down_speed / double(down) : 0.0;
+  m.speed_up = up ? up_speed / double(up) : 0.0;
+  m.food_distance = mean_food_distance(pts);
+  m.predator_distance = mean_predator_distance(pts);
   add_neighbour_metrics(m, pts, radius, opt);
   return m;
 }
@@ -328,15 +367,21 @@ Metrics compute_metrics(const Flock& f, const MetricsOptions& opt) {
 const std::vector<std::string>& metrics_columns() {
   static const std::vector<std::string> cols = {"step", "time", "diameter", "centroid_x", "centroid_y",
                                                 "polarisation", "mean_speed", "mean_nn_distance", "clusters",
-                                                "share_right", "share_left"};
+                                                "share_right", "share_left", "perched", "speed_down", "speed_up",
+                                                "food_distance", "predator_distance"};
   return cols;
 }
 
 std::string metrics_row(std::uint64_t step, double time, const Metrics& m) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%llu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%.9g,%.9g",
-                static_cast<unsigned long long>(step), time, m.diameter, m.centroid_x, m.centroid_y, m.polarisation,
-                m.mean_speed, m.mean_nn_distance, m.clusters, m.share_right, m.share_left);
+  char buf[640];
+  int k = std::snprintf(buf, sizeof buf, "%llu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%.9g,%.9g,%zu,%.9g,%.9g",
+                        static_cast<unsigned long long>(step), time, m.diameter, m.centroid_x, m.centroid_y,
+                        m.polarisation, m.mean_speed, m.mean_nn_distance, m.clusters, m.share_right, m.share_left,
+                        m.perched, m.speed_down, m.speed_up);
+  // Nothing to measure (no food, no predator): an empty cell, never "nan".
+  for (double v : {m.food_distance, m.predator_distance})
+    k += std::isnan(v) ? std::snprintf(buf + k, sizeof buf - std::size_t(k), ",")
+                       : std::snprintf(buf + k, sizeof buf - std::size_t(k), ",%.9g", v);
   return buf;
 }
 

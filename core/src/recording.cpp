@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <ctime>
+#include <span>
 
 #include <nlohmann/json.hpp>
 
@@ -16,7 +17,7 @@ namespace flockscope {
 
 namespace {
 constexpr char kMagic[8] = {'F', 'L', 'K', 'R', 'E', 'C', '\r', '\n'};
-constexpr std::uint8_t kFrame = 1, kParams = 2;
+constexpr std::uint8_t kFrame = 1, kParams = 2, kExtras = 3;
 
 // ---------------------------------------------------------------- little-endian bytes
 struct Out {
@@ -68,6 +69,34 @@ Metrics get_metrics(In& in) {
   m.clusters = int(in.f64());
   m.share_right = in.f64(), m.share_left = in.f64();
   return m;
+}
+
+// The extensions' metrics, counted, so that a later writer may append more and a reader
+// take the ones it knows; then the food sources.
+constexpr std::uint32_t kExtraMetrics = 5;
+
+void put_extras(Out& o, const Metrics& m, std::span<const FoodSource> food) {
+  o.u32(kExtraMetrics);
+  for (double v : {double(m.perched), m.speed_down, m.speed_up, m.food_distance, m.predator_distance}) o.f64(v);
+  o.u32(std::uint32_t(food.size()));
+  for (const auto& f : food) o.f32(f.x), o.f32(f.y), o.f32(f.vx), o.f32(f.vy);
+}
+
+// Reads the metrics into m and leaves `in` at the food count; false when they do not fit.
+bool get_extras(In& in, Metrics& m) {
+  const std::uint64_t count = in.u32();
+  if (!in.ok || count * 8 > std::uint64_t(in.end - in.p)) return false;
+  double v[kExtraMetrics] = {};
+  for (std::uint64_t k = 0; k < count; ++k) {
+    const double x = in.f64();
+    if (k < kExtraMetrics) v[k] = x;  // the rest: a later writer's
+  }
+  if (count >= 1) m.perched = v[0] >= 0 && v[0] < 1e15 ? std::size_t(v[0]) : 0;
+  if (count >= 2) m.speed_down = v[1];
+  if (count >= 3) m.speed_up = v[2];
+  if (count >= 4) m.food_distance = v[3];
+  if (count >= 5) m.predator_distance = v[4];
+  return in.ok;
 }
 
 std::string now_iso() {
@@ -153,6 +182,9 @@ void RecordingWriter::write_frame(std::uint64_t step, double time, const Metrics
   }
   for (const auto& pr : predators) o.f32(pr.x), o.f32(pr.y), o.f32(pr.vx), o.f32(pr.vy);
   chunk(kFrame, buf_);
+  buf_.clear();
+  put_extras(o, m, b.food);
+  chunk(kExtras, buf_);
   ++frames_;
 }
 
@@ -208,6 +240,7 @@ Recording Recording::load(const std::filesystem::path& file) {
   auto damaged = [&](const std::uint8_t* at, const std::string& what) {
     r.damage_ = "byte " + std::to_string(at - d) + ": " + what;
   };
+  std::uint8_t last_type = 0;
   while (c.p < c.end) {
     const std::uint8_t* at = c.p;
     const std::string which = "chunk " + std::to_string(r.chunks_) + " (after frame " + std::to_string(r.frames_.size()) + ")";
@@ -229,6 +262,8 @@ Recording Recording::load(const std::filesystem::path& file) {
       break;
     }
     ++r.chunks_;
+    const std::uint8_t previous = last_type;
+    last_type = type;
     if (type == kFrame) {
       In f{payload, payload + len};
       const std::uint64_t step = f.u64();
@@ -240,10 +275,24 @@ Recording Recording::load(const std::filesystem::path& file) {
         break;
       }
       r.frames_.push_back(std::size_t(payload - d));
+      r.extras_.push_back(0);
       r.param_idx_.push_back(std::uint32_t(r.param_sets_.size() - 1));
       r.metrics_.push_back(m);
       r.steps_.push_back(step);
       r.times_.push_back(time);
+    } else if (type == kExtras && previous == kFrame) {
+      // The frame before stays whole whatever its extras hold.
+      In e{payload, payload + len};
+      Metrics m = r.metrics_.back();
+      const bool fits = get_extras(e, m);
+      const std::uint8_t* food_at = e.p;
+      const std::uint64_t food = e.u32();
+      if (!fits || !e.ok || 16 * food != std::uint64_t(e.end - e.p)) {
+        damaged(at, "frame " + std::to_string(r.frames_.size() - 1) + "'s extras have a bad length");
+        break;
+      }
+      r.metrics_.back() = m;
+      r.extras_.back() = std::size_t(food_at - d);
     } else if (type == kParams) {
       try {
         r.param_sets_.push_back(params_from_json(nlohmann::json{{"params", nlohmann::json::parse(payload, payload + len)}}, name));
@@ -278,6 +327,12 @@ RecordedFrame Recording::frame(std::size_t i) const {
   }
   fr.predators.resize(np);
   for (auto& pr : fr.predators) pr.x = f.f32(), pr.y = f.f32(), pr.vx = f.f32(), pr.vy = f.f32();
+  fr.metrics = metrics_[i];
+  if (extras_[i] != 0) {
+    In e{d + extras_[i], d + data_.size()};
+    fr.food.resize(e.u32());
+    for (auto& s : fr.food) s.x = e.f32(), s.y = e.f32(), s.vx = e.f32(), s.vy = e.f32();
+  }
   return fr;
 }
 

@@ -45,6 +45,7 @@ std::vector<std::uintmax_t> record(const fs::path& file, int frames) {
   Params p;
   p.boids = 40;
   p.scouts1 = 5;
+  p.food = 2;
   Flock f(p);
   std::vector<std::uintmax_t> ends;
   RecordingWriter w(file, p);
@@ -67,12 +68,17 @@ TEST(Replay, WritesMetricsRecomputedFromTheStatesAndTheStates) {
   ASSERT_EQ(r.code, 0) << r.output;
   const auto m = lines(d / "out" / "metrics.csv");
   ASSERT_EQ(m.size(), 1u + 6u);
-  EXPECT_EQ(m[0], "step,time,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,share_right,share_left");
-  // Each row is the metrics of the recorded (quantised) boids, not the stored ones.
+  EXPECT_EQ(m[0],
+            "step,time,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,share_right,share_left,"
+            "perched,speed_down,speed_up,food_distance,predator_distance");
+  // Each row is the metrics of the recorded (quantised) boids, predators and food sources, not
+  // the stored ones.
   const Recording rec = Recording::load(d / "r.flkrec");
   for (std::size_t i = 0; i < 6; ++i) {
     const RecordedFrame fr = rec.frame(i);
-    const PointsView v{fr.boids.x.data(), fr.boids.y.data(), fr.boids.vx.data(), fr.boids.vy.data(), fr.boids.size()};
+    ASSERT_EQ(fr.food.size(), 2u);
+    const PointsView v{fr.boids.x.data(), fr.boids.y.data(), fr.boids.vx.data(), fr.boids.vy.data(), fr.boids.size(),
+                       fr.food, fr.predators};
     EXPECT_EQ(m[i + 1], metrics_row(fr.step, fr.time, compute_metrics(v, cluster_radius(rec.params_at(i)))));
   }
   const auto s = lines(d / "out" / "states.csv");
@@ -254,10 +260,15 @@ TEST(HostileInput, CoincidentInitRowsGiveExactMetrics) {
   std::vector<std::string> cells;
   std::stringstream row(m[1]);
   for (std::string c; std::getline(row, c, ',');) cells.push_back(c);
-  ASSERT_EQ(cells.size(), 11u);
+  ASSERT_EQ(cells.size(), 16u);
   EXPECT_EQ(cells[7], "0");
   EXPECT_EQ(cells[8], "1");
   EXPECT_EQ(cells[3], "320");
+  // All moving right: none perched, none moving down or up; no food (an empty cell).
+  EXPECT_EQ(cells[11], "0");
+  EXPECT_EQ(cells[12], "0");
+  EXPECT_EQ(cells[13], "0");
+  EXPECT_EQ(cells[14], "");
 }
 
 // The progress line: on a terminal (a pseudo-terminal through script(1)) and never in a pipe.

@@ -1,6 +1,7 @@
 // Each metric on a case small enough to compute by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "flockscope/core/metrics.hpp"
@@ -225,5 +226,164 @@ TEST(Metrics, StepMetricsHandComputedWithABoidAtRest) {
     EXPECT_DOUBLE_EQ(m.polarisation, std::sqrt(2.0) / 2);
     EXPECT_DOUBLE_EQ(m.share_right, 1.0 / 3);
     EXPECT_EQ(m.share_left, 0.0);
+  }
+}
+
+// ---------------------------------------------------------------- the lab's extensions
+namespace {
+// Five boids on a line; velocities (0, 0) at rest, (3, 4) speed 5 and (0, 2) speed 2 moving
+// down (+y is down), (-6, -8) speed 10 moving up, (1, 0) speed 1 neither.
+Pts five_directions() {
+  return {{0, 10, 20, 30, 40}, {0, 0, 0, 0, 0}, {0, 3, 0, -6, 1}, {0, 4, 2, -8, 0}};
+}
+
+// Boids (0, 0), (10, 0), (20, 6); food at A (3, 4) and B (20, 0); predators at (0, -2) and
+// (23, 10).
+//   boid (0, 0):  A 5,             B 20        -> 5
+//   boid (10, 0): A sqrt(49 + 16), B 10        -> sqrt 65 (8.06)
+//   boid (20, 6): A sqrt(289 + 4), B 6         -> 6
+//   food_distance = (5 + sqrt 65 + 6) / 3
+//   predator (0, -2):  nearest (0, 0) at 2
+//   predator (23, 10): (20, 6) at sqrt(9 + 16) = 5, (10, 0) at sqrt(169 + 100)  -> 5
+//   predator_distance = (2 + 5) / 2 = 3.5
+const std::vector<FoodSource> kFood = {{3, 4, 1, 0}, {20, 0, 0, -1}};
+const std::vector<Predator> kPredators = {{0, -2, 1, 1}, {23, 10, -1, 0}};
+Pts three_near_food() { return {{0, 10, 20}, {0, 0, 6}, {1, 1, 1}, {0, 0, 0}}; }
+}  // namespace
+
+TEST(Metrics, PerchedAndSpeedsDownAndUpByHand) {
+  const Pts p = five_directions();
+  const Metrics m = compute_metrics(p.view(), 5);
+  EXPECT_EQ(m.perched, 1u);
+  EXPECT_DOUBLE_EQ(m.speed_down, (5 + 2) / 2.0);
+  EXPECT_DOUBLE_EQ(m.speed_up, 10.0);
+  EXPECT_DOUBLE_EQ(m.mean_speed, (0 + 5 + 2 + 10 + 1) / 5.0);
+  for (int t : {1, 2}) {
+    const Metrics s = compute_step_metrics(p.view(), t);
+    EXPECT_EQ(s.perched, 1u) << t << " threads";
+    EXPECT_DOUBLE_EQ(s.speed_down, 3.5) << t << " threads";
+    EXPECT_DOUBLE_EQ(s.speed_up, 10.0) << t << " threads";
+  }
+  // A boid at rest whose zero is negative rests all the same; with nobody moving down or up
+  // both speeds are 0 (the mean of no boid), as polarisation is 0 with no boid moving.
+  const Pts flat{{0, 1, 2}, {0, 0, 0}, {-0.0f, 2, -2}, {0.0f, 0, -0.0f}};
+  for (const Metrics& m2 : {compute_metrics(flat.view(), 5), compute_step_metrics(flat.view(), 2)}) {
+    EXPECT_EQ(m2.perched, 1u);
+    EXPECT_EQ(m2.speed_down, 0.0);
+    EXPECT_EQ(m2.speed_up, 0.0);
+  }
+}
+
+TEST(Metrics, FoodAndPredatorDistancesByHand) {
+  const Pts p = three_near_food();
+  PointsView v = p.view();
+  v.food = kFood;
+  v.predators = kPredators;
+  const double food = (5 + std::sqrt(65.0) + 6) / 3;
+  const Metrics m = compute_metrics(v, 5);
+  EXPECT_NEAR(m.food_distance, food, 1e-12);
+  EXPECT_NEAR(m.predator_distance, 3.5, 1e-12);
+  for (int t : {1, 2, 3}) {
+    const Metrics s = compute_step_metrics(v, t);
+    EXPECT_NEAR(s.food_distance, food, 1e-12) << t << " threads";
+    EXPECT_NEAR(s.predator_distance, 3.5, 1e-12) << t << " threads";
+  }
+}
+
+// Nothing to measure: NaN in the struct, an empty cell in the CSV row (never "nan").
+TEST(Metrics, NoFoodOrNoPredatorIsAnEmptyCell) {
+  const Pts p = three_near_food();
+  for (const Metrics& m : {compute_metrics(p.view(), 5), compute_step_metrics(p.view(), 2)}) {
+    EXPECT_TRUE(std::isnan(m.food_distance));
+    EXPECT_TRUE(std::isnan(m.predator_distance));
+    const std::string row = metrics_row(7, 0.35, m);
+    EXPECT_EQ(std::count(row.begin(), row.end(), ','), long(metrics_columns().size() - 1)) << row;
+    EXPECT_EQ(row.find("nan"), std::string::npos) << row;
+    EXPECT_TRUE(row.ends_with(",,")) << row;
+  }
+  // Food and predators but no boid: nothing to measure either.
+  const Pts none{};
+  PointsView v = none.view();
+  v.food = kFood;
+  v.predators = kPredators;
+  for (const Metrics& m : {compute_metrics(v, 5), compute_step_metrics(v, 2)}) {
+    EXPECT_TRUE(std::isnan(m.food_distance));
+    EXPECT_TRUE(std::isnan(m.predator_distance));
+    EXPECT_EQ(m.perched, 0u);
+  }
+  // Only predators: the food cell stays empty, the predator's is written.
+  v = p.view();
+  v.predators = kPredators;
+  const std::string row = metrics_row(7, 0.35, compute_metrics(v, 5));
+  EXPECT_TRUE(row.ends_with(",,3.5")) << row;
+}
+
+TEST(Metrics, ColumnsEndWithTheExtensions) {
+  const auto& c = metrics_columns();
+  ASSERT_EQ(c.size(), 16u);
+  EXPECT_EQ(c[10], "share_left");  // every earlier column where it was
+  EXPECT_EQ(std::vector<std::string>(c.end() - 5, c.end()),
+            (std::vector<std::string>{"perched", "speed_down", "speed_up", "food_distance", "predator_distance"}));
+  Metrics m;
+  m.perched = 12, m.speed_down = 1.5, m.speed_up = 0.25, m.food_distance = 40.5, m.predator_distance = 3;
+  const std::string row = metrics_row(1, 0.05, m);
+  EXPECT_TRUE(row.ends_with(",12,1.5,0.25,40.5,3")) << row;
+}
+
+// The flock's own view carries its food sources and predators.
+TEST(Metrics, AFlocksMetricsMeasureItsFoodAndPredators) {
+  Params p;
+  p.boids = 200;
+  p.food = 3;
+  p.predators = 2;
+  const Flock f(p);
+  const Metrics m = compute_metrics(f);
+  PointsView v = view_of(f);
+  ASSERT_EQ(v.food.size(), 3u);
+  ASSERT_EQ(v.predators.size(), 2u);
+  EXPECT_GT(m.food_distance, 0);
+  EXPECT_GT(m.predator_distance, 0);
+  v.food = {}, v.predators = {};
+  EXPECT_TRUE(std::isnan(compute_metrics(v, 40).food_distance));
+  p.food = 0, p.predators = 0;
+  const Metrics none = compute_metrics(Flock(p));
+  EXPECT_TRUE(std::isnan(none.food_distance));
+  EXPECT_TRUE(std::isnan(none.predator_distance));
+}
+
+// The every-step versions on a flock of several blocks (the last a partial group of eight)
+// with 16 food sources and 16 predators, some boids at rest: equal to compute_metrics() to
+// rounding (perched exactly), and bit for bit the same on any thread count.
+TEST(Metrics, StepMetricsOfTheExtensionsMatchAndDoNotDependOnThreads) {
+  Pcg32 rng(11);
+  Pts p;
+  for (int i = 0; i < 70003; ++i) {
+    p.x.push_back(float(rng.uniform(0, 3000))), p.y.push_back(float(rng.uniform(0, 2000)));
+    const bool rest = i % 89 == 0;
+    p.vx.push_back(rest ? 0.0f : float(rng.uniform(-3, 3))), p.vy.push_back(rest ? 0.0f : float(rng.uniform(-3, 3)));
+  }
+  std::vector<FoodSource> food;
+  std::vector<Predator> predators;
+  for (int q = 0; q < 16; ++q) {
+    food.push_back({float(rng.uniform(0, 3000)), float(rng.uniform(0, 2000)), 1, 0});
+    predators.push_back({float(rng.uniform(-500, 3500)), float(rng.uniform(-500, 2500)), 0, 1});
+  }
+  PointsView v = p.view();
+  v.food = food;
+  v.predators = predators;
+  const Metrics m = compute_metrics(v, 10, {.nearest_neighbour = false, .clusters = false});
+  const Metrics s1 = compute_step_metrics(v, 1);
+  EXPECT_EQ(s1.perched, m.perched);
+  EXPECT_EQ(m.perched, std::size_t((70003 + 88) / 89));
+  for (const auto& [a, b] : {std::pair{s1.speed_down, m.speed_down}, {s1.speed_up, m.speed_up},
+                             {s1.food_distance, m.food_distance}, {s1.predator_distance, m.predator_distance}})
+    EXPECT_NEAR(a, b, 1e-12 * std::max(1.0, std::abs(b)));
+  for (int t : {2, 3}) {
+    const Metrics st = compute_step_metrics(v, t);
+    EXPECT_EQ(st.perched, s1.perched) << t << " threads";
+    EXPECT_EQ(st.speed_down, s1.speed_down) << t << " threads";
+    EXPECT_EQ(st.speed_up, s1.speed_up) << t << " threads";
+    EXPECT_EQ(st.food_distance, s1.food_distance) << t << " threads";
+    EXPECT_EQ(st.predator_distance, s1.predator_distance) << t << " threads";
   }
 }

@@ -56,6 +56,13 @@ TEST(Recording, RoundTripKeepsMetricsExactAndBoidsClose) {
     EXPECT_EQ(fr.metrics.centroid_x, ms[i].centroid_x);
     EXPECT_EQ(fr.metrics.polarisation, ms[i].polarisation);
     EXPECT_EQ(fr.metrics.clusters, ms[i].clusters);
+    EXPECT_EQ(fr.metrics.perched, ms[i].perched);
+    EXPECT_EQ(fr.metrics.speed_down, ms[i].speed_down);
+    EXPECT_EQ(fr.metrics.speed_up, ms[i].speed_up);
+    EXPECT_TRUE(std::isnan(fr.metrics.food_distance));  // no food
+    EXPECT_EQ(fr.metrics.predator_distance, ms[i].predator_distance);
+    EXPECT_EQ(r.metrics(i).predator_distance, ms[i].predator_distance);  // the plots' copy too
+    EXPECT_TRUE(fr.food.empty());
     ASSERT_EQ(fr.boids.size(), 200u);
     ASSERT_EQ(fr.predators.size(), 2u);
     for (std::size_t k = 0; k < 200; ++k) {  // in id order, within the quantisation step
@@ -64,19 +71,73 @@ TEST(Recording, RoundTripKeepsMetricsExactAndBoidsClose) {
       EXPECT_NEAR(fr.boids.vx[k], states[i].vx[k], 0.001);
     }
   }
-  EXPECT_LT(fs::file_size(file), 10u * (200u * 8u + 200u) + 2000u);  // ~8 bytes a boid
+  // ~8 bytes a boid; a frame's head, its predators and its extras chunk (57 bytes) in the rest.
+  EXPECT_LT(fs::file_size(file), 10u * (200u * 8u + 260u) + 2000u);
 }
 
+// The food sources and the extensions' metrics come back as they were written.
+TEST(Recording, FoodAndTheExtensionsMetricsRoundTrip) {
+  Params p;
+  p.boids = 100;
+  p.food = 3;
+  p.predators = 1;
+  p.perch_frames = 50;
+  Flock f(p);
+  const fs::path file = scratch("food.flkrec");
+  std::vector<Metrics> ms;
+  std::vector<std::vector<FoodSource>> food;
+  {
+    RecordingWriter w(file, p);
+    for (int i = 0; i < 5; ++i) {
+      ms.push_back(compute_metrics(f));
+      food.push_back(f.food());
+      w.write_frame(f, ms.back());
+      f.step();
+    }
+  }
+  const Recording r = Recording::load(file);
+  ASSERT_EQ(r.frames(), 5u);
+  EXPECT_TRUE(r.damage().empty()) << r.damage();
+  for (std::size_t i = 0; i < 5; ++i) {
+    const RecordedFrame fr = r.frame(i);
+    EXPECT_EQ(fr.metrics.food_distance, ms[i].food_distance);
+    EXPECT_EQ(fr.metrics.predator_distance, ms[i].predator_distance);
+    EXPECT_EQ(fr.metrics.perched, ms[i].perched);
+    ASSERT_EQ(fr.food.size(), 3u);
+    for (std::size_t q = 0; q < 3; ++q) {
+      EXPECT_EQ(fr.food[q].x, food[i][q].x);
+      EXPECT_EQ(fr.food[q].y, food[i][q].y);
+      EXPECT_EQ(fr.food[q].vx, food[i][q].vx);
+      EXPECT_EQ(fr.food[q].vy, food[i][q].vy);
+    }
+  }
+}
+
+// A frame's chunk is followed by its extras chunk: a tail cut inside the last frame drops that
+// frame; one cut inside its extras keeps the frame, with the extensions' metrics at their
+// defaults (as a recording without extras chunks reads) and the damage named.
 TEST(Recording, TruncatedTailIsDroppedNotAnError) {
   Params p;
   p.boids = 50;
+  p.predators = 1;
   Flock f(p);
   const fs::path file = scratch("trunc.flkrec");
   {
     RecordingWriter w(file, p);
     for (int i = 0; i < 3; ++i) w.write_frame(f, compute_metrics(f)), f.step();
   }
-  fs::resize_file(file, fs::file_size(file) - 7);
+  const auto size = fs::file_size(file);
+  constexpr std::uintmax_t kExtras = 5 + 4 + 5 * 8 + 4 + 4;  // head, five metrics, no food, CRC
+  fs::resize_file(file, size - 7);
+  {
+    const Recording r = Recording::load(file);
+    ASSERT_EQ(r.frames(), 3u);
+    EXPECT_NE(r.damage().find("cut short"), std::string::npos) << r.damage();
+    EXPECT_TRUE(std::isnan(r.frame(2).metrics.predator_distance));
+    EXPECT_EQ(r.frame(2).metrics.perched, 0u);
+    EXPECT_FALSE(std::isnan(r.frame(1).metrics.predator_distance));
+  }
+  fs::resize_file(file, size - kExtras - 7);
   EXPECT_EQ(Recording::load(file).frames(), 2u);
 }
 
@@ -91,4 +152,77 @@ TEST(Recording, BadFilesSayWhatIsWrong) {
   }
   EXPECT_THROW(Recording::load(scratch("missing.flkrec")), InputError);
   EXPECT_THROW(RecordingWriter("/proc/nope/x.flkrec", Params{}), InputError);
+}
+
+namespace {
+// zlib's CRC-32, bit by bit: the recording's checksum, written independently of the writer's.
+std::uint32_t zlib_crc32(const std::string& bytes) {
+  std::uint32_t c = 0xFFFFFFFFu;
+  for (const char ch : bytes) {
+    c ^= std::uint8_t(ch);
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+  }
+  return c ^ 0xFFFFFFFFu;
+}
+}  // namespace
+
+// A later writer may append metrics to a frame's EXTRAS chunk (its count says how many): this
+// reader takes the five it knows and the food after them. Built here from a recording by
+// giving each EXTRAS chunk a sixth metric and a new CRC.
+TEST(Recording, ExtrasWithMoreMetricsThanKnownAreRead) {
+  Params p;
+  p.boids = 30;
+  p.food = 2;
+  p.predators = 1;
+  Flock f(p);
+  const fs::path file = scratch("more.flkrec");
+  std::vector<Metrics> ms;
+  {
+    RecordingWriter w(file, p);
+    for (int i = 0; i < 3; ++i) ms.push_back(compute_metrics(f)), w.write_frame(f, ms.back()), f.step();
+  }
+  const std::string in = read_input_file(file, 1 << 20);
+  auto u32 = [&](const std::string& s, std::size_t at) {
+    std::uint32_t v = 0;
+    for (int k = 0; k < 4; ++k) v |= std::uint32_t(std::uint8_t(s[at + std::size_t(k)])) << (8 * k);
+    return v;
+  };
+  auto put32 = [](std::string& s, std::uint32_t v) {
+    for (int k = 0; k < 4; ++k) s += char(std::uint8_t(v >> (8 * k)));
+  };
+  const std::size_t head = 16 + u32(in, 12) + 4;
+  std::string out = in.substr(0, head);
+  int rewritten = 0;
+  for (std::size_t at = head; at < in.size();) {
+    const std::uint32_t len = u32(in, at + 1);
+    std::string payload = in.substr(at + 5, len);
+    if (in[at] == 3) {
+      ASSERT_EQ(u32(payload, 0), 5u);
+      std::string more;
+      put32(more, 6);
+      more += payload.substr(4, 40);
+      more += std::string(8, '\x01');  // the sixth metric
+      more += payload.substr(44);
+      payload = more;
+      ++rewritten;
+    }
+    std::string chunk(1, in[at]);
+    put32(chunk, std::uint32_t(payload.size()));
+    chunk += payload;
+    put32(chunk, zlib_crc32(chunk));
+    out += chunk;
+    at += 5 + len + 4;
+  }
+  ASSERT_EQ(rewritten, 3);
+  const fs::path more = scratch("more6.flkrec");
+  std::ofstream(more, std::ios::binary | std::ios::trunc) << out;
+  const Recording r = Recording::load(more);
+  EXPECT_TRUE(r.damage().empty()) << r.damage();
+  ASSERT_EQ(r.frames(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const RecordedFrame fr = r.frame(i);
+    EXPECT_EQ(fr.metrics.food_distance, ms[i].food_distance);
+    EXPECT_EQ(fr.metrics.predator_distance, ms[i].predator_distance);
+    EXPECT_EQ(fr.food.size(), 2u);
+  }
 }

@@ -162,22 +162,33 @@ TEST(GuiExport, CsvParsesBackToThePlottedValues) {
   std::ifstream in(csv);
   std::string line;
   std::getline(in, line);
-  EXPECT_EQ(line, "time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,source,run");
+  EXPECT_EQ(line,
+            "time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,"
+            "perched,speed_down,speed_up,food_distance,predator_distance,source,run");
   const PlotData& d = app.plots();
   std::size_t row = 0;
   while (std::getline(in, line)) {
     std::vector<double> v;
+    std::vector<std::string> cells;
     std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, ',');) v.push_back(std::strtod(cell.c_str(), nullptr));
-    ASSERT_EQ(v.size(), 11u);
+    for (std::string cell; std::getline(ss, cell, ',');) v.push_back(std::strtod(cell.c_str(), nullptr)), cells.push_back(cell);
+    ASSERT_EQ(v.size(), 16u) << line;
     ASSERT_LT(row, d.diameter.size());
-    EXPECT_EQ(v[10], 1);  // no reset: the first run
+    EXPECT_EQ(v[15], 1);  // no reset: the first run
     EXPECT_EQ(v[0], d.diameter.t()[row]);
     EXPECT_EQ(v[2], d.diameter.y()[row]);
     EXPECT_EQ(v[3], d.cx.y()[row]);
     EXPECT_EQ(v[4], d.cy.y()[row]);
     EXPECT_EQ(v[5], d.polarisation.y()[row]);
     EXPECT_EQ(v[6], d.speed.y()[row]);
+    EXPECT_EQ(v[9], d.perched.y()[row]);
+    EXPECT_EQ(v[10], d.speed_down.y()[row]);
+    EXPECT_EQ(v[11], d.speed_up.y()[row]);
+    EXPECT_EQ(cells[12], "");  // the default flock has no food
+    if (app.source().predators().empty())
+      EXPECT_EQ(cells[13], "");
+    else
+      EXPECT_EQ(v[13], d.predator_distance.y()[row]);
     ++row;
   }
   EXPECT_EQ(row, d.diameter.size());
@@ -208,7 +219,7 @@ TEST(GuiExport, FourStepsPerFrameExportAndRecordEveryStep) {
   Flock twin(params);
   for (std::size_t r = 1; r < rows.size(); ++r) {
     const auto& c = rows[r];
-    ASSERT_EQ(c.size(), 11u) << "row " << r;
+    ASSERT_EQ(c.size(), 16u) << "row " << r;
     const std::uint64_t step = r - 1;
     EXPECT_EQ(std::strtoull(c[1].c_str(), nullptr, 10), step);
     if (step > 0) twin.step();
@@ -225,7 +236,14 @@ TEST(GuiExport, FourStepsPerFrameExportAndRecordEveryStep) {
       EXPECT_EQ(c[7], "") << "step " << step;
       EXPECT_EQ(c[8], "") << "step " << step;
     }
-    EXPECT_EQ(c[9], "state");
+    // The extensions' metrics of every step: no food here (an empty cell), the preset's predator.
+    EXPECT_EQ(std::strtoull(c[9].c_str(), nullptr, 10), s.perched) << "step " << step;
+    EXPECT_EQ(std::strtod(c[10].c_str(), nullptr), s.speed_down) << "step " << step;
+    EXPECT_EQ(c[12], "") << "step " << step;
+    if (!twin.predators().empty()) {
+      EXPECT_EQ(std::strtod(c[13].c_str(), nullptr), s.predator_distance) << "step " << step;
+    }
+    EXPECT_EQ(c[14], "state");
   }
   const Recording rec = Recording::load(dir / "steps.flkrec");
   ASSERT_EQ(rec.frames(), 401u);
@@ -254,9 +272,10 @@ TEST(GuiPlots, BoardMetricsAreShadedAndExportedAsBoard) {
   const Image img = screenshot(app, dir / "bands.png");
   const auto r = app.item_rect("plot:centroid");
   ASSERT_TRUE(r);
-  // A row of the centroid plot between its two flat lines: amber only across the spans
-  // (the 20-point one is a fifth of the time axis, which is most of the plot's width).
-  const int y = int(r->y0 + (r->y1 - r->y0) * 0.35f);
+  // A row of the centroid plot between its two flat lines, below the legend (two rows of it in
+  // this narrow plot): amber only across the spans (the 20-point one is a fifth of the time
+  // axis, which is most of the plot's width).
+  const int y = int(r->y0 + (r->y1 - r->y0) * 0.55f);
   auto amber = [&](float frac) {
     const auto* px = img.at(int(r->x0 + (r->x1 - r->x0) * frac), y);
     return px[0] > px[2] + 15 && px[1] > px[2];
@@ -271,11 +290,11 @@ TEST(GuiPlots, BoardMetricsAreShadedAndExportedAsBoard) {
   const fs::path csv = exported_csv(dir);
   const auto rows = read_csv(csv);
   ASSERT_EQ(rows.size(), 101u);
-  EXPECT_EQ(rows[1 + 39][9], "state");
-  EXPECT_EQ(rows[1 + 40][9], "board");
-  EXPECT_EQ(rows[1 + 59][9], "board");
-  EXPECT_EQ(rows[1 + 60][9], "state");
-  EXPECT_EQ(rows[1 + 80][9], "board");
+  EXPECT_EQ(rows[1 + 39][14], "state");  // after the five extensions' columns (empty here)
+  EXPECT_EQ(rows[1 + 40][14], "board");
+  EXPECT_EQ(rows[1 + 59][14], "board");
+  EXPECT_EQ(rows[1 + 60][14], "state");
+  EXPECT_EQ(rows[1 + 80][14], "board");
   EXPECT_EQ(rows[1 + 10][7], "");  // not computed: empty, not a number
 }
 

@@ -110,7 +110,8 @@ TEST(GuiExportFlow, VisibleRangeOfAZoomedPlotWithAHiddenLine) {
   const auto rows = read_csv(exported(app, ".csv"));
   ASSERT_GE(rows.size(), 2u);
   EXPECT_EQ(rows[0], (std::vector<std::string>{"time", "step", "diameter", "centroid_y", "polarisation", "mean_speed",
-                                               "mean_nn_distance", "clusters", "source", "run"}));
+                                               "mean_nn_distance", "clusters", "perched", "speed_down", "speed_up",
+                                               "food_distance", "predator_distance", "source", "run"}));
   const PlotData& d = app.plots();
   std::size_t expected = 0, first = d.diameter.size();
   for (std::size_t i = 0; i < d.diameter.size(); ++i)

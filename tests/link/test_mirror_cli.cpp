@@ -82,7 +82,7 @@ TEST(MirrorCli, TwoThousandBoidsAt30FpsForSixtySecondsWithNoFrameLost) {
   // The columns of `flockscope run` and the metrics' source, one row per board frame.
   EXPECT_EQ(first_line(out / "metrics.csv"),
             "step,time,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,share_right,"
-            "share_left,source,metrics_boids");
+            "share_left,perched,speed_down,speed_up,food_distance,predator_distance,source,metrics_boids");
   EXPECT_EQ(lines(out / "metrics.csv"), f["received"].get<std::size_t>() + 1);
   EXPECT_GT(fs::file_size(out / "board.flkrec"), 1000000u);
 
@@ -93,25 +93,28 @@ TEST(MirrorCli, TwoThousandBoidsAt30FpsForSixtySecondsWithNoFrameLost) {
   std::string line;
   std::getline(csv, line);
   std::size_t row = 0;
-  double worst_d = 0, worst_c = 0, worst_p = 0, worst_s = 0, worst_nn = 0;
+  double worst_d = 0, worst_c = 0, worst_p = 0, worst_s = 0, worst_nn = 0, worst_pd = 0;
   long long last_step = -1;
   while (std::getline(csv, line)) {
     std::vector<std::string> c;
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) c.push_back(cell);
-    ASSERT_EQ(c.size(), 13u) << line;
+    ASSERT_EQ(c.size(), 18u) << line;
     const long long step = std::atoll(c[0].c_str());
     if (last_step >= 0) {
       ASSERT_EQ(step, last_step + 1) << "row " << row;
     }
     last_step = step;
-    EXPECT_EQ(c[11], "state") << "row " << row;
-    EXPECT_EQ(c[12], "2000") << "row " << row;
+    EXPECT_EQ(c[14], "") << "row " << row;  // a board has no food sources
+    EXPECT_EQ(c[16], "state") << "row " << row;
+    EXPECT_EQ(c[17], "2000") << "row " << row;
     ASSERT_LT(row, rec.frames());
     const RecordedFrame fr = rec.frame(row);
     ASSERT_EQ(fr.step, std::uint64_t(step));
+    // The recording holds the very metrics of the row (the frame's and its extras').
+    EXPECT_EQ(metrics_row(fr.step, fr.time, rec.metrics(row)) + ",state,2000", line) << "row " << row;
     const Metrics m = compute_metrics({fr.boids.x.data(), fr.boids.y.data(), fr.boids.vx.data(), fr.boids.vy.data(),
-                                       fr.boids.size()},
+                                       fr.boids.size(), {}, fr.predators},
                                       cluster_radius(rec.params_at(row)));
     auto num = [&](int i) { return std::strtod(c[std::size_t(i)].c_str(), nullptr); };
     worst_d = std::max(worst_d, std::abs(num(2) - m.diameter));
@@ -119,17 +122,19 @@ TEST(MirrorCli, TwoThousandBoidsAt30FpsForSixtySecondsWithNoFrameLost) {
     worst_p = std::max(worst_p, std::abs(num(5) - m.polarisation));
     worst_s = std::max(worst_s, std::abs(num(6) - m.mean_speed));
     worst_nn = std::max(worst_nn, std::abs(num(7) - m.mean_nn_distance));
+    worst_pd = std::max(worst_pd, std::abs(num(15) - m.predator_distance));
     ++row;
   }
   EXPECT_EQ(row, rec.frames());
   std::printf("mirror vs recording, worst differences: diameter %.3g px, centroid %.3g px, polarisation %.3g, "
-              "mean speed %.3g px/frame, nearest neighbour %.3g px over %zu rows\n",
-              worst_d, worst_c, worst_p, worst_s, worst_nn, row);
+              "mean speed %.3g px/frame, nearest neighbour %.3g px, predator to boid %.3g px over %zu rows\n",
+              worst_d, worst_c, worst_p, worst_s, worst_nn, worst_pd, row);
   EXPECT_LT(worst_d, 0.05);
   EXPECT_LT(worst_c, 0.05);
   EXPECT_LT(worst_p, 1e-3);
   EXPECT_LT(worst_s, 1e-3);
   EXPECT_LT(worst_nn, 0.05);
+  EXPECT_LT(worst_pd, 0.05);
   fs::remove_all(out);
 }
 

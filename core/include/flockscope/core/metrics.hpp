@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,14 @@ struct Metrics {
   int clusters = 0;             // connected groups, linked when closer than the cluster radius
   double share_right = 0;       // share of boids with vx > 0
   double share_left = 0;        // share of boids with vx < 0
+  // The lab's extensions. A perched boid rests with velocity exactly (0, 0); +y is down.
+  std::size_t perched = 0;      // boids at rest
+  double speed_down = 0;        // mean speed of the boids with vy > 0 (0 when there are none)
+  double speed_up = 0;          // mean speed of the boids with vy < 0 (0 when there are none)
+  // NaN (an empty CSV cell) when there is nothing to measure: no food source, no predator,
+  // no boid.
+  double food_distance = std::numeric_limits<double>::quiet_NaN();      // mean over boids: to the nearest source
+  double predator_distance = std::numeric_limits<double>::quiet_NaN();  // mean over predators: to the nearest boid
 };
 
 struct PointsView {
@@ -29,8 +39,12 @@ struct PointsView {
   const float* vx;
   const float* vy;
   std::size_t n;
+  // What the boids are measured against (food_distance, predator_distance); empty: none.
+  std::span<const FoodSource> food = {};
+  std::span<const Predator> predators = {};
 };
 
+// The flock's boids (storage order), food sources and predators.
 PointsView view_of(const Flock& f);
 
 // The distance under which two boids belong to the same cluster: the visual range of the
@@ -48,15 +62,14 @@ Metrics compute_metrics(const Flock& f, const MetricsOptions& opt = {});
 // into `m`: for callers that already have the others (the window's every-step metrics).
 void add_neighbour_metrics(Metrics& m, const PointsView& pts, double cluster_radius, const MetricsOptions& opt);
 
-// The metrics a window plots every step (diameter, centroid, polarisation, mean speed and
-// the left/right shares; nearest-neighbour distance and clusters stay 0) on `threads`
-// threads. Fixed blocks summed in order: the same result on any thread count, equal to
+// The metrics a window plots every step (all but nearest-neighbour distance and clusters,
+// which stay 0) on `threads` threads. Fixed blocks summed in order: the same result on any thread count, equal to
 // compute_metrics() to rounding (about 1e-12 relative), not bit for bit.
 Metrics compute_step_metrics(const PointsView& pts, int threads);
 
 // Column names of the metrics table, in the order metrics_row() writes them.
 const std::vector<std::string>& metrics_columns();
-// One CSV row: step, time, then every metric.
+// One CSV row: step, time, then every metric (a NaN one as an empty cell).
 std::string metrics_row(std::uint64_t step, double time, const Metrics& m);
 
 }  // namespace flockscope

@@ -24,6 +24,12 @@
 //                    to the frame's bounding box (65535 steps), velocities to [-v_max, v_max]
 //                    (32767 steps); then P x (f32 x, y, vx, vy)
 //     type 2 PARAMS  UTF-8 JSON of the parameters in force from the next frame on
+//     type 3 EXTRAS  right after its frame: u32 M, M x f64 metrics (perched, speed_down,
+//                    speed_up, food_distance, predator_distance: M = 5; NaN: nothing to
+//                    measure; a reader takes the ones it knows and skips the rest),
+//                    u32 food source count F, F x (f32 x, y, vx, vy). A frame with none
+//                    after it reads with those metrics at their defaults (0; NaN for the
+//                    distances) and no food.
 //   Unknown chunk types are skipped (their length is known), so later versions can add some.
 //   CRC-32 is the protocol's (zlib's crc32, protocol/include/flockscope/protocol/crc32.hpp).
 //   Version 1 is the same without the two kinds of CRC; it is still read.
@@ -56,6 +62,7 @@ struct RecordedFrame {
   Metrics metrics;
   FlockSnapshot boids;
   std::vector<Predator> predators;
+  std::vector<FoodSource> food;
 };
 
 // Appends frames to a recording file as they come. Throws InputError when the file cannot
@@ -63,7 +70,8 @@ struct RecordedFrame {
 class RecordingWriter {
  public:
   RecordingWriter(const std::filesystem::path& file, const Params& params, std::string_view source = "local");
-  // x, y, vx, vy in any storage order; ids (optional) map storage slots to boid ids.
+  // x, y, vx, vy in any storage order; ids (optional) map storage slots to boid ids. The
+  // food sources come from `boids`.
   void write_frame(std::uint64_t step, double time, const Metrics& m, const PointsView& boids,
                    const std::uint32_t* ids, const std::vector<Predator>& predators);
   void write_frame(const Flock& f, const Metrics& m);
@@ -109,6 +117,7 @@ class Recording {
   std::string damage_;
   std::size_t chunks_ = 0;                // chunks read whole
   std::vector<std::size_t> frames_;       // payload offset of each frame chunk
+  std::vector<std::size_t> extras_;       // payload offset of each frame's EXTRAS chunk (0: none)
   std::vector<std::uint32_t> param_idx_;  // index into param_sets_ for each frame
   std::vector<Params> param_sets_;
   std::vector<Metrics> metrics_;
