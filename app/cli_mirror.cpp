@@ -2,9 +2,10 @@
 // Connects to a board (a Pico on /dev/ttyACM0, the virtual board's pseudo-terminal, the
 // firmware in the emulator), applies each --set through the protocol (every change must be
 // acknowledged, or it exits 1 with the board's reason), mirrors the board for --seconds and
-// writes DIR/metrics.csv (the columns of `flockscope run`, `source` and `metrics_boids`, one
-// row per board frame; `source` says whether its metrics came from all of the frame's boids,
-// `metrics_boids` over how many boids they were computed) and
+// writes DIR/metrics.csv (the columns of `flockscope run` up to share_left, `source` and
+// `metrics_boids`, then the run's later columns: one row per board frame; `source` says
+// whether its metrics came from all of the frame's boids, `metrics_boids` over how many
+// boids they were computed) and
 // DIR/link.json (the link's counters, the board's hello, each change's round trip).
 //
 // The board is not trusted: frames are measured one at a time with the clock checked
@@ -43,6 +44,22 @@
 
 namespace flockscope::cli {
 namespace {
+
+// A row of the run's columns (header or values) with the mirror's own cells put after
+// share_left, where they have always been: the columns the run gained since come after them.
+std::string mirror_row(const std::string& run_row, const std::string& mirror_cells) {
+  static const std::size_t after = [] {
+    const auto& cols = metrics_columns();
+    return std::size_t(std::find(cols.begin(), cols.end(), "share_left") - cols.begin()) + 1;
+  }();
+  std::size_t pos = 0;
+  for (std::size_t field = 0; field < after && pos != std::string::npos; ++field) {
+    pos = run_row.find(',', pos);
+    if (pos != std::string::npos) ++pos;
+  }
+  if (pos == std::string::npos) return run_row + "," + mirror_cells;  // nothing after share_left
+  return run_row.substr(0, pos) + mirror_cells + "," + run_row.substr(pos);
+}
 
 // The signal that asked the mirror to stop (0: none). The handler only sets it; the main
 // thread looks at it between frames and while it waits for the link.
@@ -456,8 +473,10 @@ class Mirror {
     if (f.has_stats) frames_.board_fps = f.stats.fps;
     // source: `state` (computed from every boid of the frame) or `board` (the board's own
     // metrics stood in: the state stream off, a chunk lost).
-    csv_ << metrics_row(f.frame, double(f.frame) * board_params_->dt, *m) << (link::metrics_from_state(f) ? ",state," : ",board,")
-         << link::metrics_boids(f) << '\n';
+    csv_ << mirror_row(metrics_row(f.frame, double(f.frame) * board_params_->dt, *m),
+                       std::string(link::metrics_from_state(f) ? "state," : "board,") +
+                           std::to_string(link::metrics_boids(f)))
+         << '\n';
     if (Clock::now() - last_flush_ >= std::chrono::seconds(1)) {
       csv_.flush();
       last_flush_ = Clock::now();
@@ -504,7 +523,7 @@ class Mirror {
     if (!csv_) throw std::runtime_error(file.string() + ": cannot write (" + std::strerror(errno) + ")");
     std::string head;
     for (const auto& c : metrics_columns()) head += (head.empty() ? "" : ",") + c;
-    csv_ << head << ",source,metrics_boids\n";
+    csv_ << mirror_row(head, "source,metrics_boids") << '\n';
     last_flush_ = Clock::now();
   }
 
