@@ -715,9 +715,10 @@ void Flock::step_predators() {
   }
 }
 
-// One pass over the boids, whose result does not depend on their storage order (so not on
-// the step's path, grid or all pairs): the centroid sums positions as exact integers (in
-// 1/256 px), and the nearest boid is the one with the lowest id among equally near ones.
+// One pass over the boids on the screen, whose result does not depend on their storage order
+// (so not on the step's path, grid or all pairs): the centroid sums positions as exact
+// integers (in 1/256 px), and the nearest boid is the one with the lowest id among equally
+// near ones.
 PredatorAim Flock::find_aim(const Predator& pr, const PredatorAim& last) const {
   const double vision2 = active_.predator_vision * active_.predator_vision;
   const bool chase = active_.hunt() == PredatorMode::Chase;
@@ -726,7 +727,11 @@ PredatorAim Flock::find_aim(const Predator& pr, const PredatorAim& last) const {
   std::int64_t nearest = -1;
   float nearest_x = 0, nearest_y = 0, target_x = 0, target_y = 0;
   bool target_seen = false;
+  const float w = float(active_.width), h = float(active_.height);
   for (std::size_t k = 0; k < size(); ++k) {
+    // Only boids on the screen: a boid that flees past the edge is lost to sight, so the
+    // predator turns back at the margins instead of following it out of the world.
+    if (!(x_[k] >= 0 && x_[k] <= w && y_[k] >= 0 && y_[k] <= h)) continue;
     const double dx = double(x_[k]) - pr.x, dy = double(y_[k]) - pr.y;
     const double d2 = dx * dx + dy * dy;
     if (!(d2 < vision2)) continue;
