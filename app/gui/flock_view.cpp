@@ -133,13 +133,14 @@ void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rect
   }
   // Legend: what the colours mean, for the kinds on screen.
   const BoidPalette pal;
-  enum class Mark { Boid, Predator, Food, Ledge };
+  enum class Mark { Boid, Predator, Food, Ledge, Gravity };
   struct Entry {
     Rgba c;
     const char* what;
     Mark mark;
   };
-  Entry entries[6];
+  Entry entries[7];
+  char gravity_text[64];
   int n = 0;
   entries[n++] = {pal.plain, "boid", Mark::Boid};
   if (p.scouts1 > 0) entries[n++] = {pal.scout_right, "scout group 1 (biased right)", Mark::Boid};
@@ -151,6 +152,10 @@ void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rect
                     Mark::Predator};
   if (!s.food().empty()) entries[n++] = {kFoodColour, "food source (circle: food_range)", Mark::Food};
   if (ledge_shown(p)) entries[n++] = {kLedgeColour, "ledge (perching)", Mark::Ledge};
+  if (p.gravity != 0) {  // which way it pulls and how hard (+y is down, as the screen)
+    std::snprintf(gravity_text, sizeof gravity_text, "gravity %.3g px/frame^2", p.gravity);
+    entries[n++] = {kGravityColour, gravity_text, Mark::Gravity};
+  }
   if (n > 1) {
     float w = 0;
     for (int i = 0; i < n; ++i) w = std::max(w, ImGui::CalcTextSize(entries[i].what).x);
@@ -164,6 +169,12 @@ void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rect
         dl->AddCircleFilled(ImVec2(cx, cy), fh * 0.3f, c, 12);
       else if (e.mark == Mark::Ledge)
         dl->AddLine(ImVec2(cx - fh * 0.45f, cy), ImVec2(cx + fh * 0.45f, cy), c, 3.0f);
+      else if (e.mark == Mark::Gravity) {  // an arrow along +y (down) or -y
+        const float d = p.gravity > 0 ? 1.0f : -1.0f, h = fh * 0.45f;
+        dl->AddLine(ImVec2(cx, cy - d * h), ImVec2(cx, cy + d * h * 0.2f), c, 2.0f);
+        dl->AddTriangleFilled(ImVec2(cx, cy + d * h), ImVec2(cx - h * 0.6f, cy + d * h * 0.1f),
+                              ImVec2(cx + h * 0.6f, cy + d * h * 0.1f), c);
+      }
       else
         dl->AddTriangleFilled(ImVec2(cx + r, cy), ImVec2(cx - r * 0.7f, cy - r * 0.7f), ImVec2(cx - r * 0.7f, cy + r * 0.7f), c);
       dl->AddText(ImVec2(x0 + 12 + fh, y), IM_COL32(220, 225, 235, 255), entries[i].what);

@@ -19,6 +19,7 @@ namespace flockscope::gui {
 // The lab's extensions as the view draws them (the tests look for these colours).
 inline constexpr Rgba kLedgeColour{205, 150, 90, 255};  // the perching ledge
 inline constexpr Rgba kFoodColour{250, 210, 50, 255};   // a food source
+inline constexpr Rgba kGravityColour{120, 200, 255, 255};  // the gravity arrow in the legend
 inline constexpr Rgba kAimColour{255, 70, 70, 170};     // a hunting predator's line to its aim
 
 // What the view's read-out shows beside the source's own numbers.

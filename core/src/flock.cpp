@@ -160,6 +160,7 @@ void fill_common(Coeffs& c, const Params& p) {
   c.top_edge = float(p.topmargin);
   c.bottom_edge = float(p.height - p.bottommargin);
   c.dt = float(p.dt);
+  c.gravity = float(p.gravity);
   c.cohesion = p.cohesion;
   c.alignment = p.alignment;
   c.separation = p.separation;

@@ -118,8 +118,9 @@ struct Pair {
   fb::ParamStore store{fb::BoardLimits{}};
   std::unique_ptr<fb::BoardFlock> board;
 
-  explicit Pair(int n, int scouts = 0) {
+  explicit Pair(int n, int scouts = 0, double gravity = 0) {
     p.boids = n;
+    p.gravity = gravity;
     p.predators = 1;
     p.seed = 11;
     p.scouts1 = scouts;
@@ -194,6 +195,20 @@ TEST(BoardFlock, OneStepMatchesTheFloatEngine) {
   std::printf("1 step: max deviation %.2e, mean %.2e\n", max_dev, mean_dev);
   EXPECT_LT(max_dev, 2e-3);
   EXPECT_LT(mean_dev, 2e-4);
+}
+
+// Gravity runs on the board's general path (the rules' fast path steps aside), from the same
+// rule source as the float engine's.
+TEST(BoardFlock, GravityTakesTheGeneralPathAndMatchesTheFloatEngine) {
+  Pair pair(1500, 0, 0.08);
+  EXPECT_FALSE(pair.board->rules_fast());
+  pair.step();
+  double max_dev, mean_dev;
+  pair.deviation(max_dev, mean_dev);
+  EXPECT_LT(max_dev, 2e-3);
+  EXPECT_LT(mean_dev, 2e-4);
+  Pair without(1500);
+  EXPECT_TRUE(without.board->rules_fast());
 }
 
 TEST(BoardFlock, TenStepsStayClose) {

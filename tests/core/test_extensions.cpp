@@ -234,6 +234,72 @@ TEST(Perching, CrossingLandsBesideOrUpwardDoesNot) {
   EXPECT_FLOAT_EQ(s.y[2], 404);
 }
 
+// ---------------------------------------------------------------- gravity
+// Cornell rules: a boid at (100, 100) moving (1, 2), gravity 0.25: vy = 2.25 before the
+// speed limit (none here), y = 102.25. The report's rules add it before V_max the same way.
+TEST(Gravity, AddsToVyEveryFrameBeforeTheSpeedLimit) {
+  Params p = quiet_params();
+  p.gravity = 0.25;
+  for (int rules : {int(RuleSet::Cornell), int(RuleSet::Report)}) {
+    p.rules = rules;
+    p.V_max = 1000;
+    Flock f(p, snapshot_of({{100, 100, 1, 2}}));
+    f.step();
+    const auto s = f.snapshot();
+    EXPECT_NEAR(s.vx[0], 1.0, kTol) << rules;
+    EXPECT_NEAR(s.vy[0], 2.0 + 0.25, kTol) << rules;
+    EXPECT_NEAR(s.y[0], 100.0 + 2.25, kTol) << rules;
+  }
+  // Against the speed limit: (0, 5.9) + 0.25 = 6.15 is clamped to maxspeed 6 straight down;
+  // (0, -5.9) + 0.25 = -5.65 climbs slower.
+  p.rules = int(RuleSet::Cornell);
+  p.maxspeed = 6;
+  Flock f(p, snapshot_of({{100, 100, 0, 5.9f}, {200, 100, 0, -5.9f}}));
+  f.step();
+  EXPECT_NEAR(f.snapshot().vy[0], 6.0, kTol);
+  EXPECT_NEAR(f.snapshot().vy[1], -5.9 + 0.25, kTol);
+}
+
+namespace {
+// Mean speed of the boids moving down (vy > 0) and up (vy < 0) over steps [from, to).
+void down_and_up(Params p, int from, int to, double& down, double& up) {
+  Flock f(p);
+  double sd = 0, su = 0;
+  long nd = 0, nu = 0;
+  for (int i = 0; i < to; ++i) {
+    f.step();
+    if (i < from || i % 10 != 0) continue;
+    const auto s = f.snapshot();
+    for (std::size_t b = 0; b < s.size(); ++b) {
+      const double v = std::hypot(double(s.vx[b]), double(s.vy[b]));
+      if (s.vy[b] > 0) sd += v, ++nd;
+      if (s.vy[b] < 0) su += v, ++nu;
+    }
+  }
+  down = sd / double(nd), up = su / double(nu);
+}
+}  // namespace
+
+// cornell-gravity: over steps 500-2,000 the boids diving are at least 1.1 times as fast as
+// those climbing; without gravity the two agree within 5 % (averaged over five seeds).
+TEST(Gravity, PresetDivesFasterThanItClimbs) {
+  Params p = preset("cornell-gravity");
+  double down, up;
+  down_and_up(p, 500, 2000, down, up);
+  RecordProperty("speed_down_up", std::to_string(down) + " / " + std::to_string(up));
+  EXPECT_GE(down, 1.1 * up) << "down " << down << ", up " << up;
+  p.gravity = 0;
+  p.boids = 500;
+  double ratio = 0;
+  for (int seed = 1; seed <= 5; ++seed) {
+    p.seed = seed;
+    down_and_up(p, 500, 2000, down, up);
+    ratio += down / up / 5;
+  }
+  RecordProperty("speed_down_over_up_without_gravity", std::to_string(ratio));
+  EXPECT_NEAR(ratio, 1.0, 0.05);
+}
+
 // ---------------------------------------------------------------- behaviour of the presets
 // cornell-perching: boids rest on the ledge, and none rests longer than perch_frames
 // (consecutive frames at rest, from the recorded states).
@@ -307,7 +373,8 @@ TEST(Predators, PresetChasersStayNearerThanRandomOnes) {
 // Every preset of the extensions: the same state on 1, 2 and 3 threads, and from every
 // kernel this CPU has (the grid step's vector kernels against the portable one).
 TEST(Extensions, PresetsGiveTheSameStateOnAnyThreadCountAndKernel) {
-  for (const char* name : {"cornell-smart-predator", "cornell-perching", "cornell-food"}) {
+  for (const char* name : {"cornell-smart-predator", "cornell-perching", "cornell-food", "cornell-gravity",
+                           "cornell-final-project"}) {
     Params p = preset(name);
     p.boids = 6000;
     std::vector<std::uint64_t> hashes;

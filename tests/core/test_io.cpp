@@ -31,8 +31,9 @@ std::string load_error(const fs::path& f) {
 TEST(Presets, AllBundledPresetsExistAndLoad) {
   const std::vector<std::string> want = {"blog-numpy",           "blog-only-alignment",   "blog-only-cohesion",
                                          "blog-only-separation", "consensus-study",       "cornell-consensus",
-                                         "cornell-food",         "cornell-perching",      "cornell-pic32-lab",
-                                         "cornell-pico-predator", "cornell-smart-predator", "report-baseline",
+                                         "cornell-final-project", "cornell-food",         "cornell-gravity",
+                                         "cornell-perching",     "cornell-pic32-lab",     "cornell-pico-predator",
+                                         "cornell-smart-predator", "report-baseline",
                                          "report-vis10",         "report-vis10-literal",  "report-vis25",
                                          "report-vis25-literal"};
   EXPECT_EQ(preset_names(), want);

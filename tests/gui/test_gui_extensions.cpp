@@ -42,7 +42,7 @@ bool colour_near(const Image& img, float x, float y, Rgba c, int r = 1, int tol 
   return false;
 }
 
-// A Cornell flock that perches, with two food sources and a predator chasing a boid: 60
+// A Cornell flock that perches, with two food sources, a predator chasing a boid and gravity: 60
 // steps in, so boids have landed and the predator has picked its prey.
 Params extensions_params() {
   Params p;
@@ -54,6 +54,7 @@ Params extensions_params() {
   p.predator_vision = 400;
   p.perch_frames = 200;
   p.food = 2;
+  p.gravity = 0.05;
   return p;
 }
 
@@ -118,7 +119,13 @@ TEST(GuiExtensions, LedgeFoodAndAPredatorsAimAreDrawn) {
   EXPECT_GE(red, inside * 8 / 10) << red << " of " << inside << " points of the aim line are red";
 
   // The legend names them, and the plots offer the perched boids and the distances.
-  EXPECT_TRUE(app.item_rect("view:legend").has_value());
+  const auto legend = app.item_rect("view:legend");
+  ASSERT_TRUE(legend.has_value());
+  // Gravity: its arrow in the legend, in its colour.
+  int arrow = 0;
+  for (int y = int(legend->y0); y < int(legend->y1); ++y)
+    for (int x = int(legend->x0); x < int(legend->x1); ++x) arrow += near_colour(img.at(x, y), kGravityColour, 12);
+  EXPECT_GT(arrow, 10) << "no gravity arrow in the legend";
   for (const char* item : {"plot:perched", "plot:distance", "legend:distance:food", "legend:distance:predator",
                            "legend:speed:down", "legend:speed:up", "legend:perched:perched"})
     EXPECT_TRUE(app.item_rect(item).has_value()) << item;

@@ -68,6 +68,7 @@ void BoardFlock::configure(const ParamStore& p) {
   c.alignment = v(pid::alignment) != 0;
   c.separation = v(pid::separation) != 0;
   c.dynamic_bias = v(pid::dynamicbias) != 0;
+  c.gravity = fix(v(pid::gravity));
   c_ = c;
   // The neighbour test in Q23.9: the box half-width and the squared ranges (exact squares
   // of the Q23.9 ranges, units of 2^-18 px^2).
@@ -133,11 +134,13 @@ void BoardFlock::configure(const ParamStore& p) {
   middle_whole_ = fast_scan_ && dx9 * dx9 + dy9 * dy9 < (std::uint64_t(1) << 32);
   // The rules' fast path (flockscope_rules) takes each product by a weight in [0, 1) in two
   // 32-bit multiplies, moves by v * 1 and squares a predator's offset below 128 px exactly:
-  // the paths fix's operators take for such values, so it gives update_boid's bits.
+  // the paths fix's operators take for such values, so it gives update_boid's bits. It has
+  // the seeds' rules only: with gravity on, every boid takes the general path.
   const auto weight = [](fix w) { return w.raw >= 0 && w.raw < 65536; };
   const auto below128 = [](fix speed) { return speed.raw >= 0 && speed.raw < (1 << 23); };
   rules_fast_ = !general_rules_only_ && weight(c.centering) && weight(c.matching) && weight(c.avoid) &&
-                c.dt == fix(1) && c.predator_range.raw <= (1 << 23) && below128(c.minspeed) && below128(c.maxspeed);
+                c.dt == fix(1) && c.predator_range.raw <= (1 << 23) && below128(c.minspeed) && below128(c.maxspeed) &&
+                c.gravity == fix(0);
 }
 
 void BoardFlock::spawn_one(std::uint32_t slot, std::uint32_t id) {

@@ -81,6 +81,7 @@ void ParamStore::board_range(const ParamInfo& p, double& lo, double& hi, bool& r
     case pid::topmargin:
     case pid::bottommargin: tighten(0, 16384); break;
     case pid::dt: tighten(1.0 / 1024, 64); break;
+    case pid::gravity: tighten(-64, 64); break;
     case pid::boids: tighten(0, limits_.max_boids); break;
     case pid::predators: tighten(0, double(protocol::kMaxPredators)); break;
     case pid::scouts1:

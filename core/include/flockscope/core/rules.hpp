@@ -60,6 +60,7 @@ struct CornellCoeffs {
   S dt;
   bool cohesion, alignment, separation, dynamic_bias;
   S food_range{}, food_range2{}, food_factor{};
+  S gravity{};  // added to vy every frame
   std::int32_t perch_frames = 0;  // 0: no perching
   S perch_y{}, perch_top{}, perch_x0{}, perch_x1{};  // perch_top = perch_y - perch_range
 };
@@ -236,7 +237,7 @@ template <class S>
 // Everything a boid does once its neighbour sums are known, written once for every engine:
 // the float engine's scalar paths (all pairs, in place, the grid step's scouts and perching
 // boids), its vector kernels' update (8 lanes, 16 on AVX-512), and the board's general path
-// (fixed point). Order: cohesion, alignment, separation, margins, predators, food
+// (fixed point). Order: cohesion, alignment, separation, margins, predators, food, gravity
 // (cornell_steer_lanes); then the scouts' bias, the speed limit, the move; then perching.
 
 // What a boid sees besides its neighbours: this step's predators and food sources (any
@@ -322,6 +323,9 @@ template <class S, class C, class T, class P, class F>
     add_where(best_d2 < c.food_range2, vx, [&] { return best_dx * c.food_factor; });
     add_where(best_d2 < c.food_range2, vy, [&] { return best_dy * c.food_factor; });
   }
+  // Gravity pulls down (+y) every frame, before the speed limit: a diving boid reaches
+  // maxspeed sooner, a climbing one slows toward minspeed.
+  if (c.gravity != T(0)) vy = vy + c.gravity;
 }
 
 // One boid's steering (cornell_steer_lanes on a scalar): the velocity before bias and limits.
@@ -547,6 +551,7 @@ struct ReportCoeffs {
   S left_edge, right_edge, top_edge, bottom_edge;
   S v_max, dt;
   bool cohesion, alignment, separation;
+  S gravity{};  // added to vy every frame, before the speed limit
 };
 
 // mean_* are the neighbour sums (over the boids seen, excluding self) divided by the divisor:
@@ -578,6 +583,7 @@ inline Boid<S> report_update(const Boid<S>& self, S sep_x, S sep_y, S mean_x, S 
   else if (self.x > c.right_edge) b.vx -= c.turn;
   if (self.y < c.top_edge) b.vy += c.turn;
   else if (self.y > c.bottom_edge) b.vy -= c.turn;
+  if (c.gravity != S(0)) b.vy += c.gravity;
   limit_speed(b.vx, b.vy, S(0), c.v_max, self.vx, self.vy);
   b.x = self.x + c.dt * b.vx;
   b.y = self.y + c.dt * b.vy;
@@ -598,6 +604,7 @@ struct BlogCoeffs {
   S left_edge, right_edge, top_edge, bottom_edge;
   S maxspeed, dt;
   bool cohesion, alignment, separation;
+  S gravity{};  // added to vy every frame, after the walls (the speed is not set back)
 };
 
 // mean_* over the neighbours including self (count >= 1).
@@ -626,6 +633,7 @@ inline Boid<S> blog_update(const Boid<S>& self, S sep_x, S sep_y, S mean_x, S me
   if (self.x < c.left_edge) vx += c.turn;
   if (self.y > c.bottom_edge) vy -= c.turn;
   if (self.y < c.top_edge) vy += c.turn;
+  if (c.gravity != S(0)) vy += c.gravity;
   Boid<S> b;
   b.x = round_of(self.x + vx * c.dt);
   b.y = round_of(self.y + vy * c.dt);

@@ -69,4 +69,5 @@
   X(48, food, Int, 0, 0, 16, 0, 16, "sources", Reset, Food, Cornell, "Number of moving food sources (0 = none); they wander and bounce off the walls") \
   X(49, food_range, Real, 150, 0, 10000, 0, 400, "px", Live, Food, Cornell, "Boids closer than this to a food source steer toward the nearest one") \
   X(50, food_factor, Real, 0.002, 0, 10, 0, 0.05, "1/frame", Live, Food, Cornell, "Share of the offset to the nearest food source in range added to velocity each frame") \
-  X(51, food_speed, Real, 1, 0, 1000, 0, 6, "px/frame", Live, Food, Cornell, "Speed of the food sources")
+  X(51, food_speed, Real, 1, 0, 1000, 0, 6, "px/frame", Live, Food, Cornell, "Speed of the food sources") \
+  X(52, gravity, Real, 0, -100, 100, -0.5, 0.5, "px/frame^2", Live, Rules, All, "Gravity: added to every boid's vy each frame before the speed limit (+y is down), so boids dive faster than they climb; 0 = off")

@@ -325,7 +325,7 @@ class BoardFlock {
   // Every run's entry for the Thumb-1 scan (scan_entry()), and the end's after them.
   static void set_scan_entries(ScanJob& job);
   // Whether the rules' fast path is in use (configure(): weights in [0, 1), dt 1, predator
-  // range below 128 px).
+  // range below 128 px, no gravity). The stats message says which path a frame took.
   bool rules_fast() const { return rules_fast_; }
   // After begin_step(): slot k's neighbour sums as update() will use them (tests: the grid
   // against all pairs). Returns whether the fast scan made them.
