@@ -128,5 +128,8 @@ section "5. Throughput ($throughput_reps runs of report-baseline, $report_steps 
 section "5. The baseline over the same $throughput_reps seeded runs (formation under a 10 px link)"
 $py scripts/experiment_numbers.py formation "$work/throughput" >> "$numbers"
 
+# 6. The lab's extensions: their own script, figures and numbers (docs/rules.md).
+FLOCKSCOPE_QUICK_DIR=$work scripts/make-extension-figures.sh $([ $quick = 1 ] && echo --quick) "$fs"
+
 [ $quick = 1 ] || cp "$numbers" "$figs/numbers.md"
 echo "make-figures: done -> $numbers"

@@ -7,6 +7,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <algorithm>
 #include <cmath>
@@ -50,6 +53,34 @@ TEST(CliRun, WritesMetricsFinalStateAndRunJson) {
   EXPECT_EQ(run["params"]["boids"], 120);
   EXPECT_EQ(run["params"]["visualRange"], 20);
   EXPECT_FALSE(run["flockscope_version"].get<std::string>().empty());
+}
+
+// Each preset of the lab's extensions runs from the command line and writes the metric that
+// shows it.
+TEST(CliRun, EveryExtensionPresetRunsAndWritesItsMetric) {
+  const std::pair<const char*, const char*> presets[] = {{"cornell-smart-predator", "predator_distance"},
+                                                         {"cornell-perching", "perched"},
+                                                         {"cornell-gravity", "speed_down"},
+                                                         {"cornell-food", "food_distance"},
+                                                         {"cornell-final-project", "food_distance"}};
+  for (const auto& [preset, column] : presets) {
+    const fs::path out = fresh_dir(preset);
+    const Result r = run_cli(std::string("run --preset ") + preset + " --steps 20 --set boids=300 --out " + out.string());
+    ASSERT_EQ(r.code, 0) << preset << "\n" << r.output;
+    const auto metrics = lines(out / "metrics.csv");
+    ASSERT_EQ(metrics.size(), 1u + 21u) << preset;
+    // The column's index in the header, then its cell in the last row: a number.
+    std::vector<std::string> head, last;
+    for (auto* row : {&head, &last}) {
+      std::stringstream cells(row == &head ? metrics[0] : metrics.back());
+      for (std::string cell; std::getline(cells, cell, ',');) row->push_back(cell);
+    }
+    const auto at = std::find(head.begin(), head.end(), column);
+    ASSERT_NE(at, head.end()) << preset << ": " << metrics[0];
+    const std::size_t i = std::size_t(at - head.begin());
+    ASSERT_LT(i, last.size()) << preset;
+    EXPECT_TRUE(std::isfinite(std::stod(last[i]))) << preset << " " << column;
+  }
 }
 
 TEST(CliRun, SameCommandSameOutput) {
@@ -104,6 +135,10 @@ TEST(CliRun, BadInputExitsNonZeroWithOneLineReason) {
       {"run --bogus-flag" + out, "bogus"},
       {"run --preset report-baseline", "--out"},
       {"run --init /nonexistent/state.csv" + out, "cannot open"},
+      {"run --set predator_mode=stalk" + out, "predator_mode"},
+      {"run --set food=17" + out, "food=17 is out of range"},
+      {"run --set perch_frames=-1" + out, "perch_frames=-1 is out of range"},
+      {"run --set gravity=nan" + out, "gravity"},
   };
   for (const auto& c : cases) {
     const Result r = run_cli(c.args);
