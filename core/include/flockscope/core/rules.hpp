@@ -487,8 +487,9 @@ struct BoidExtras {
 // moves without a multiply: v * 1 is exact in both scalar types, so the sum is the same, and
 // the board saves a product.
 template <class S, class P, class F, class Limit>
-inline Boid<S> cornell_update(const Boid<S>& self, const CornellSums<S>& s, const Surroundings<P, F>& w,
-                              const BoidExtras<S>& e, const CornellCoeffs<S>& c, Limit&& limit) {
+[[gnu::always_inline]] inline Boid<S> cornell_update(const Boid<S>& self, const CornellSums<S>& s,
+                                                     const Surroundings<P, F>& w, const BoidExtras<S>& e,
+                                                     const CornellCoeffs<S>& c, Limit&& limit) {
   Boid<S> b = self;
   if (e.perch != nullptr && perch_rest(self, b, *e.perch, c)) return b;
   cornell_steer_lanes(self.x, self.y, b.vx, b.vy, s, w, c);
