@@ -10,7 +10,8 @@
 #   firmware  the RP2040 images and the emulator's boot ROM (firmware_pico/build.sh)
 #   release   optimised build; every tier: quick, slow, emulator (the firmware in rp2040js), mpi
 #   asan      AddressSanitizer + UBSan build; every tier but the emulator's (it runs our
-#             firmware in node, no host memory of ours)
+#             firmware in node, no host memory of ours) and two determinism soaks (the
+#             same arithmetic on more threads and kernels: the release stage runs them)
 #   tsan      ThreadSanitizer build of the threaded parts (the link's worker, the window's
 #             Explore workers, the sweeps' threads); their quick tier
 #   fuzz      the protocol decoder under libFuzzer for FUZZ_SECONDS (default 60)
