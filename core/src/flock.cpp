@@ -67,6 +67,20 @@ void spawn_velocity(const Params& p, Pcg32& rng, float& vx, float& vy) {
   vx = float(dvx);
   vy = float(dvy);
 }
+// Where boids, predators and food sources start: inside the margins (spawn_span), x then y
+// drawn from the generator.
+struct SpawnArea {
+  double x_lo, x_hi, y_lo, y_hi;
+  explicit SpawnArea(const Params& p) {
+    spawn_span(p.width, p.leftmargin, p.rightmargin, x_lo, x_hi);
+    spawn_span(p.height, p.topmargin, p.bottommargin, y_lo, y_hi);
+  }
+  void place(Pcg32& rng, float& x, float& y) const {
+    x = float(rng.uniform(x_lo, x_hi));
+    y = float(rng.uniform(y_lo, y_hi));
+  }
+};
+
 }  // namespace
 
 void Flock::spawn(std::uint64_t seed) {
@@ -75,12 +89,9 @@ void Flock::spawn(std::uint64_t seed) {
   FlockSnapshot s;
   s.x.resize(n), s.y.resize(n), s.vx.resize(n), s.vy.resize(n);
   Pcg32 rng(seed);
-  double x_lo, x_hi, y_lo, y_hi;
-  spawn_span(p.width, p.leftmargin, p.rightmargin, x_lo, x_hi);
-  spawn_span(p.height, p.topmargin, p.bottommargin, y_lo, y_hi);
+  const SpawnArea area(p);
   for (std::size_t i = 0; i < n; ++i) {
-    s.x[i] = float(rng.uniform(x_lo, x_hi));
-    s.y[i] = float(rng.uniform(y_lo, y_hi));
+    area.place(rng, s.x[i], s.y[i]);
     spawn_velocity(p, rng, s.vx[i], s.vy[i]);
   }
   start_from(std::move(s));
@@ -110,28 +121,22 @@ void Flock::spawn_predators(std::uint64_t seed) {
   Params p = active_;
   p.rules = int(RuleSet::Cornell);  // predators start like Cornell boids in every rule set
   predators_.resize(std::size_t(active_.predators));
-  double x_lo, x_hi, y_lo, y_hi;
-  spawn_span(p.width, p.leftmargin, p.rightmargin, x_lo, x_hi);
-  spawn_span(p.height, p.topmargin, p.bottommargin, y_lo, y_hi);
+  const SpawnArea area(p);
   for (auto& pr : predators_) {
-    pr.x = float(rng.uniform(x_lo, x_hi));
-    pr.y = float(rng.uniform(y_lo, y_hi));
+    area.place(rng, pr.x, pr.y);
     spawn_velocity(p, rng, pr.vx, pr.vy);
   }
 }
 
 // Food sources: their own stream, so adding food moves neither boids nor predators. Each
-// starts inside the margins, heading a random way at food_speed.
+// starts inside the margins heading a random way (its first step sets the speed).
 void Flock::spawn_food(std::uint64_t seed) {
   Pcg32 rng(seed, 3);
   const Params& p = active_;
   food_.resize(std::size_t(p.food));
-  double x_lo, x_hi, y_lo, y_hi;
-  spawn_span(p.width, p.leftmargin, p.rightmargin, x_lo, x_hi);
-  spawn_span(p.height, p.topmargin, p.bottommargin, y_lo, y_hi);
+  const SpawnArea area(p);
   for (auto& f : food_) {
-    f.x = float(rng.uniform(x_lo, x_hi));
-    f.y = float(rng.uniform(y_lo, y_hi));
+    area.place(rng, f.x, f.y);
     f.vx = float(rng.uniform(-1, 1));
     f.vy = float(rng.uniform(-1, 1));
   }

@@ -2,13 +2,25 @@
 // back with stb_image, for tests that check colours.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <stb/stb_image.h>
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "gui_app.hpp"
+
+// A fresh folder for the running test's files: <tmp>/flockscope_test_gui/<suite>.<test>.
+inline std::filesystem::path test_dir() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::filesystem::path d = std::filesystem::temp_directory_path() / "flockscope_test_gui" /
+                                  (std::string(info->test_suite_name()) + "." + info->name());
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
 
 struct Image {
   int w = 0, h = 0;

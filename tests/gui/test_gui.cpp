@@ -22,14 +22,6 @@ using namespace flockscope::gui;
 
 namespace {
 
-fs::path test_dir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path d = fs::temp_directory_path() / "flockscope_test_gui" / (std::string(info->test_suite_name()) + "." + info->name());
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 // The CSV that export_all wrote into `dir` (empty when there is none).
 fs::path exported_csv(const fs::path& dir) {
   fs::path csv;

@@ -20,14 +20,6 @@ using namespace flockscope::gui;
 
 namespace {
 
-fs::path test_dir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path d = fs::temp_directory_path() / "flockscope_test_gui" / (std::string(info->test_suite_name()) + "." + info->name());
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 bool near_colour(const std::uint8_t* px, Rgba c, int tol) {
   return std::abs(px[0] - c.r) <= tol && std::abs(px[1] - c.g) <= tol && std::abs(px[2] - c.b) <= tol;
 }
