@@ -4,8 +4,9 @@
 // acknowledged, or it exits 1 with the board's reason), mirrors the board for --seconds and
 // writes DIR/metrics.csv (the columns of `flockscope run` up to share_left, `source` and
 // `metrics_boids`, then the run's later columns: one row per board frame; `source` says
-// whether its metrics came from all of the frame's boids, `metrics_boids` over how many
-// boids they were computed) and
+// where its metrics came from: `state` all of the frame's boids, `board` the board's own
+// metrics, `partial` the boids that arrived of a partial frame; `metrics_boids` over how
+// many boids they were computed) and
 // DIR/link.json (the link's counters, the board's hello, each change's round trip).
 //
 // The board is not trusted: frames are measured one at a time with the clock checked
@@ -199,6 +200,21 @@ class Mirror {
       throw Failure{2, out_.string() + ": cannot create output folder (" + (ec ? ec.message() : "not a folder") + ")"};
   }
 
+  // Every --set against this app's table before any board is asked: a typo or a value out
+  // of range is said at once, with or without a board on the port.
+  void check_sets() const {
+    for (const std::string& s : args_.sets) {
+      const auto eq = s.find('=');
+      if (eq == std::string::npos || !find_param(std::string_view(s).substr(0, eq))) {
+        Params q;
+        const auto err = apply_assignment(q, s);  // its message names the closest parameter
+        throw Failure{2, "--set " + s + ": " + (err ? *err : std::string("unknown parameter"))};
+      }
+      Params q;
+      if (auto err = apply_assignment(q, s)) throw Failure{2, "--set " + s + ": " + *err};
+    }
+  }
+
   // False when a signal stopped the wait.
   bool connect() {
     const auto deadline = Clock::now() + std::chrono::duration<double>(args_.connect_timeout);
@@ -241,8 +257,12 @@ class Mirror {
           }
           break;
         case link::Outcome::kRejected:
+          // With the board's reason when its log said one ("visualRange: at most 180 px").
           throw Failure{1, "the board rejected " + s + ": " + link::describe_status(d.status) + " (it keeps " +
-                               link::describe_wire(d.value) + ")"};
+                               link::describe_wire(d.value) + ")" +
+                               (d.reason.starts_with(std::string(def->name) + ": ")
+                                    ? ": " + d.reason.substr(def->name.size() + 2)
+                                    : std::string())};
         case link::Outcome::kUnanswered:
           if (stop_requested()) return false;
           throw Failure{1, "the board did not acknowledge " + s};
@@ -315,14 +335,15 @@ class Mirror {
     }
     j["seconds"] = elapsed_;
     // This window's frames: the board's frame numbers from first to last, and what came.
-    const std::uint64_t span = frames_.count ? std::uint64_t(frames_.last - frames_.first) + 1 : 0;
     j["frames"] = {{"received", frames_.count},
                    {"complete", frames_.complete},
                    {"partial", frames_.partial},
                    {"unmeasured", frames_.unmeasured},
                    {"first", frames_.first},
                    {"last", frames_.last},
-                   {"missed", span >= frames_.count ? span - frames_.count : 0},
+                   {"missed", frames_.missed},
+                   {"repeated", frames_.repeated},
+                   {"restarts", frames_.restarts},
                    {"per_second", elapsed_ > 0 ? double(frames_.count) / elapsed_ : 0.0},
                    {"boids", frames_.boids},
                    {"board_fps", frames_.board_fps}};
@@ -353,6 +374,8 @@ class Mirror {
                  {"rejected", c.rejected},
                  {"unanswered", c.unanswered},
                  {"resent", c.resent},
+                 {"late_acks", c.late_acks},
+                 {"board_frame_ms", c.board_frame_ms},
                  {"last_change_rtt_ms", c.last_rtt_ms}};
     nlohmann::json changes = nlohmann::json::array();
     for (const auto& ch : changes_) {
@@ -361,9 +384,12 @@ class Mirror {
     }
     j["changes"] = changes;
     if (board_params_) {
-      // The board's parameters as it sent them; those this app's table does not allow are
-      // kept as sent and named in params_flagged with the reason (PROTOCOL.md section 12).
+      // The board's parameters as it sent them (only those it has); those this app's table
+      // does not allow are kept as sent and named in params_flagged with the reason
+      // (PROTOCOL.md section 12).
       nlohmann::json params = params_to_json(*board_params_);
+      for (const ParamDef& d : param_table())
+        if (!on_board_.count(d.id)) params.erase(std::string(d.name));
       nlohmann::json flagged = nlohmann::json::object();
       for (const link::FlaggedParam& f : flagged_) {
         params[std::string(f.def->name)] = sent_json(f.value);
@@ -374,8 +400,7 @@ class Mirror {
     }
     if (!args_.record.empty())
       j["recording"] = {{"file", args_.record}, {"frames", recorded_frames_}, {"stopped", record_error_}};
-    // The parameters the board has (a board may expose only some of the table; "params"
-    // shows the others at this app's defaults).
+    // The parameters the board has (a board may expose only some of the table).
     nlohmann::json on_board = nlohmann::json::array();
     for (const ParamDef& d : param_table())
       if (on_board_.count(d.id)) on_board.push_back(std::string(d.name));
@@ -412,8 +437,10 @@ class Mirror {
   }
 
   link::RequestDone wait_for(std::uint32_t request) {
-    // Retries are the worker's (250 ms x 4); this only bounds a link that never answers.
-    const auto deadline = Clock::now() + std::chrono::seconds(5);
+    // The worker answers every request (ack, unanswered after its retries, which wait as
+    // long as the board's frame time asks, or link lost); this only bounds a worker that
+    // would not.
+    const auto deadline = Clock::now() + std::chrono::minutes(5);
     while (Clock::now() < deadline && !stop_requested()) {
       link_.wait_for_event(std::chrono::milliseconds(50));
       for (LinkEvent& e : link_.take_events()) {
@@ -452,6 +479,10 @@ class Mirror {
       return;
     }
     const link::MirroredFrame& f = *frame;
+    if (frames_.count > 0 && f.frame == frames_.last) {
+      ++frames_.repeated;  // a paused board sends its frame again: one row per step
+      return;
+    }
     const auto m = measurer_.measure(frame, cluster_radius(*board_params_), end_ + kMeasureGrace, stop_requested);
     if (!m) {
       // One frame's metrics outlasted the run: it is left out, and the run ends here.
@@ -465,16 +496,19 @@ class Mirror {
     if (frames_.count == 0) {
       frames_.first = f.frame;
       bytes_at_start_ = link_.status().counters.rx.bytes;
+    } else if (f.frame > frames_.last) {
+      frames_.missed += f.frame - frames_.last - 1;
+    } else {
+      ++frames_.restarts;  // the board's numbering started again (a reset)
     }
     frames_.last = f.frame;
     ++frames_.count;
     ++(f.state_complete ? frames_.complete : frames_.partial);
     frames_.boids = f.size();
     if (f.has_stats) frames_.board_fps = f.stats.fps;
-    // source: `state` (computed from every boid of the frame) or `board` (the board's own
-    // metrics stood in: the state stream off, a chunk lost).
+    // source: state, board or partial (link::MetricsSource).
     csv_ << mirror_row(metrics_row(f.frame, double(f.frame) * board_params_->dt, *m),
-                       std::string(link::metrics_from_state(f) ? "state," : "board,") +
+                       std::string(link::to_string(link::metrics_source(f))) + "," +
                            std::to_string(link::metrics_boids(f)))
          << '\n';
     if (Clock::now() - last_flush_ >= std::chrono::seconds(1)) {
@@ -546,6 +580,7 @@ class Mirror {
   Measurer measurer_;
   struct {
     std::uint64_t count = 0, complete = 0, partial = 0, unmeasured = 0;
+    std::uint64_t missed = 0, repeated = 0, restarts = 0;  // frame numbers skipped, sent again, restarted
     std::uint32_t first = 0, last = 0;
     std::size_t boids = 0;
     double board_fps = 0;
@@ -569,6 +604,7 @@ void add_mirror_command(CLI::App& app, int& exit_code) {
   cmd->callback([args, &exit_code] {
     try {
       Mirror m(*args);
+      m.check_sets();
       m.prepare_output();
       catch_stop_signals();
       if (m.connect() && m.apply_sets()) m.run();

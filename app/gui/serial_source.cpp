@@ -126,15 +126,16 @@ void SerialSource::on_event(link::LinkEvent& e) {
     on_done(*d);
   } else if (auto* l = std::get_if<link::BoardLog>(&e)) {
     if (l->level >= protocol::LogLevel::kWarn) note("board: " + l->text, true);
-    last_log_ = l->text;  // a refusal's reason comes just before it
   }
 }
 
 void SerialSource::on_done(const link::RequestDone& d) {
-  // A log line names the reason of the answer right after it, of no later one.
-  const std::string log = std::exchange(last_log_, {});
+  const std::string& log = d.reason;  // the board's log line just before its ack
   const auto it = pending_.find(d.request);
-  if (it == pending_.end()) return;
+  if (it == pending_.end()) {
+    if (d.late) on_late(d);
+    return;
+  }
   const Sent sent = it->second;
   pending_.erase(it);
   if (sent.id != 0) {
@@ -190,6 +191,19 @@ void SerialSource::on_done(const link::RequestDone& d) {
     board_.boids = requested_.boids = d.value.as_int();
     ++revision_;
   }
+}
+
+// The board answered a change after the link had reported it unanswered (the slider went
+// back): its value in force now is what the window shows.
+void SerialSource::on_late(const link::RequestDone& d) {
+  const ParamDef* def = d.type == protocol::MsgType::kParamChange ? find_param(d.subject) : nullptr;
+  if (!def) return;
+  const auto in_force = link::from_wire(*def, d.value);
+  if (!in_force || link::flag_reported(*def, d.value)) return;
+  board_value(*def, *in_force);
+  if (!pending_ids_.count(def->id)) (void)set_param(requested_, *def, get_param(board_, *def));
+  ++revision_;
+  note("the board answered " + std::string(def->name) + " late: " + link::describe_wire(d.value) + " in force", false);
 }
 
 }  // namespace flockscope::gui

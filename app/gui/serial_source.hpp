@@ -91,6 +91,7 @@ class SerialSource final : public BoidSource, public BoardControls {
   void on_event(link::LinkEvent& e);
   void show_frame(link::MirroredFrame&& f, bool neighbours);
   void on_done(const link::RequestDone& d);
+  void on_late(const link::RequestDone& d);
   void note(std::string text, bool error) { notes_.push_back({std::move(text), error}); }
   void board_value(const ParamDef& def, double v);
 
@@ -112,7 +113,6 @@ class SerialSource final : public BoidSource, public BoardControls {
   std::map<std::uint16_t, double> outside_;  // parameter id -> the board's value outside our range
   std::uint64_t revision_ = 0;
   std::vector<Note> notes_;
-  std::string last_log_;  // the board's log line since the last answer to a request
 };
 
 }  // namespace flockscope::gui

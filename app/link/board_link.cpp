@@ -6,10 +6,12 @@
 #include <asio/serial_port.hpp>
 #include <asio/steady_timer.hpp>
 #include <asio/write.hpp>
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <sys/ioctl.h>
+#include <utility>
 
 #include "link/wire_text.hpp"
 
@@ -72,9 +74,23 @@ struct BoardLink::Impl {
     Message msg;
     Clock::time_point first, last;
     int attempts;
+    int frames_since = 0;  // the board's frames (stats) since it was first sent
   };
   std::vector<Pending> pending;
   std::map<std::uint16_t, std::uint32_t> seq_to_request;  // every attempt's seq
+  // Requests reported unanswered, by every attempt's seq, for a minute: a late ack still
+  // tells the consumer what the board did.
+  struct Expired {
+    std::uint32_t request;
+    Message msg;
+    Clock::time_point first, given_up;
+  };
+  std::map<std::uint16_t, Expired> expired;
+  // The board's pace, for how long an answer may take: the stats' arrival interval (smoothed)
+  // and the step time they announce.
+  Clock::time_point last_stats{};
+  double stats_interval_ms = 0, announced_ms = 0;
+  std::string log_before;  // the board's log line, while nothing else has come after it
   Clock::time_point rate_since = Clock::now();
   std::uint64_t rate_bytes = 0;
   std::uint32_t rate_frames = 0;
@@ -313,7 +329,7 @@ struct BoardLink::Impl {
     const auto now = Clock::now();
     const std::uint16_t seq = send(m);
     seq_to_request[seq] = request;
-    pending.push_back({request, m, now, now, 1});
+    pending.push_back({request, m, now, now, 1, 0});
   }
 
   static RequestDone describe_request(std::uint32_t request, const Message& m) {
@@ -340,15 +356,38 @@ struct BoardLink::Impl {
     seq_to_request.clear();
   }
 
+  // The board's frame time as this app sees it (0 before its first stats).
+  double board_frame_ms() const { return std::max(stats_interval_ms, announced_ms); }
+  double request_timeout_ms() const { return opt.request_timeout_ms + 2 * board_frame_ms(); }
+  double silence_ms() const { return std::max(double(opt.silence_ms), 3 * board_frame_ms()); }
+
+  void on_stats(const protocol::Stats& st) {
+    const auto now = Clock::now();
+    if (last_stats != Clock::time_point{}) {
+      const double dt = std::min(ms_between(last_stats, now), 60000.0);
+      // Quick to follow a slower board, slow to forget it (one fast frame after a long one).
+      stats_interval_ms = dt > stats_interval_ms ? dt : 0.9 * stats_interval_ms + 0.1 * dt;
+    }
+    last_stats = now;
+    announced_ms = std::min(double(st.compute_us) / 1000.0, 60000.0);
+    for (Pending& p : pending) ++p.frames_since;
+    with_status([&](LinkStatus& s) { s.counters.board_frame_ms = board_frame_ms(); });
+  }
+
   void on_ack(const Message& m) {
+    const std::string reason = std::exchange(log_before, {});
     const auto it = seq_to_request.find(m.ack.ref_seq);
-    if (it == seq_to_request.end()) return;  // a late ack of something already answered
+    if (it == seq_to_request.end()) {
+      on_late_ack(m, reason);
+      return;
+    }
     const std::uint32_t request = it->second;
     for (auto p = pending.begin(); p != pending.end(); ++p) {
       if (p->request != request) continue;
       RequestDone d = describe_request(request, p->msg);
       d.status = m.ack.status;
       d.value = m.ack.value;
+      d.reason = reason;
       d.outcome = protocol::is_accepted(m.ack.status) ? Outcome::kAccepted : Outcome::kRejected;
       d.rtt_ms = ms_between(p->first, Clock::now());
       with_status([&](LinkStatus& st) {
@@ -363,17 +402,55 @@ struct BoardLink::Impl {
       s = s->second == request ? seq_to_request.erase(s) : std::next(s);
   }
 
+  // An ack of a request already reported unanswered (or of an attempt already answered:
+  // then nothing).
+  void on_late_ack(const Message& m, const std::string& reason) {
+    const auto it = expired.find(m.ack.ref_seq);
+    if (it == expired.end()) return;
+    const Expired e = it->second;
+    RequestDone d = describe_request(e.request, e.msg);
+    d.status = m.ack.status;
+    d.value = m.ack.value;
+    d.reason = reason;
+    d.outcome = protocol::is_accepted(m.ack.status) ? Outcome::kAccepted : Outcome::kRejected;
+    d.rtt_ms = ms_between(e.first, Clock::now());
+    d.late = true;
+    with_status([](LinkStatus& st) { ++st.counters.late_acks; });
+    push(d);
+    for (auto s = expired.begin(); s != expired.end();)
+      s = s->second.request == e.request ? expired.erase(s) : std::next(s);
+  }
+
   void retry_requests(Clock::time_point now) {
+    for (auto s = expired.begin(); s != expired.end();)
+      s = ms_between(s->second.given_up, now) > 60000 ? expired.erase(s) : std::next(s);
+    const double timeout = request_timeout_ms();
     for (auto p = pending.begin(); p != pending.end();) {
-      if (ms_between(p->last, now) < opt.request_timeout_ms) {
+      if (ms_between(p->last, now) < timeout) {
         ++p;
         continue;
       }
       if (p->attempts > opt.request_retries) {
+        // Unanswered only once the board has had two frames to answer in (a board answers
+        // between its steps; before its first stats the app does not know how long those
+        // take), or 10 s have passed. A board that sends nothing at all is lost after
+        // silence_ms(), which fails every pending request.
+        if (p->frames_since < 2 && ms_between(p->first, now) < std::max(10000.0, 3 * board_frame_ms())) {
+          ++p;
+          continue;
+        }
         RequestDone d = describe_request(p->request, p->msg);
         d.outcome = Outcome::kUnanswered;
         with_status([](LinkStatus& st) { ++st.counters.unanswered; });
         push(d);
+        for (auto s = seq_to_request.begin(); s != seq_to_request.end();) {
+          if (s->second != p->request) {
+            ++s;
+            continue;
+          }
+          expired[s->first] = {p->request, p->msg, p->first, now};
+          s = seq_to_request.erase(s);
+        }
         p = pending.erase(p);
         continue;
       }
@@ -397,6 +474,7 @@ struct BoardLink::Impl {
 
   void on_message(const Message& m) {
     last_valid = Clock::now();
+    if (m.type != MsgType::kLog && m.type != MsgType::kAck) log_before.clear();
     if (m.type == MsgType::kHello) {
       on_hello(m);
       return;
@@ -405,11 +483,15 @@ struct BoardLink::Impl {
     switch (m.type) {
       case MsgType::kParamSet: on_param_set(m); break;
       case MsgType::kAck: on_ack(m); break;
-      case MsgType::kLog: push(BoardLog{m.log.level, printable(std::string_view(m.log.text, m.log.length))}); break;
+      case MsgType::kLog:
+        log_before = printable(std::string_view(m.log.text, m.log.length));
+        push(BoardLog{m.log.level, log_before});
+        break;
       case MsgType::kFlockState:
       case MsgType::kPredators:
       case MsgType::kMetrics:
       case MsgType::kStats:
+        if (m.type == MsgType::kStats) on_stats(m.stats);
         assembler.add(m, [this](const MirroredFrame& f) {
           ++rate_frames;
           push(f);
@@ -510,11 +592,11 @@ struct BoardLink::Impl {
           send(ask);
           last_params_ask = now;
         }
-        if (ms_between(last_valid, now) >= opt.silence_ms) {
+        if (ms_between(last_valid, now) >= silence_ms()) {
           // Silent board: back to step 1 of the handshake; a port that is gone will also
           // fail its next read and be re-opened.
           fail_pending(Outcome::kUnanswered);
-          set_state(LinkState::kHandshake, "no frame from the board for " + std::to_string(opt.silence_ms) + " ms");
+          set_state(LinkState::kHandshake, "no frame from the board for " + std::to_string(int(silence_ms())) + " ms");
           last_valid = now;
           hellos_sent = 0;
           send_hello();

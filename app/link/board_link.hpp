@@ -43,9 +43,11 @@ struct LinkOptions {
   std::string app_name = "flockscope";
   int first_hello_ms = 500;         // no board hello after this: say hello again ...
   int hello_every_ms = 1000;        // ... and then every second
-  int silence_ms = 2000;            // no valid frame for this long: the link is lost
+  int silence_ms = 2000;            // no valid frame for this long (or three of the board's
+                                    // frame times, if longer): the link is lost
   int reopen_every_ms = 200;        // how often a missing port is tried again
-  int request_timeout_ms = 250;     // no ack after this: the request is sent again ...
+  int request_timeout_ms = 250;     // no ack after this plus two of the board's frame times
+                                    // (a board answers between its steps): sent again ...
   int request_retries = 3;          // ... this many times, then reported unanswered
   std::size_t max_queued_frames = 90;  // frames the consumer has not taken (3 s at 30 fps) ...
   std::size_t max_queued_boids = std::size_t(1) << 20;  // ... and their boids (17 bytes each)
@@ -67,6 +69,9 @@ struct LinkCounters {
   std::uint32_t board_restarts = 0;  // board hellos in mid-session (it rebooted)
   std::uint32_t port_errors = 0;     // the port failed (unplugged, board process gone)
   std::uint32_t requests = 0, accepted = 0, rejected = 0, unanswered = 0, resent = 0;
+  std::uint32_t late_acks = 0;       // acks of requests already reported unanswered
+  double board_frame_ms = 0;         // the board's frame time as this app sees it (the longer
+                                     // of the stats' arrival interval and their compute time)
   double last_rtt_ms = -1;           // request to ack, last parameter change
   double frames_per_s = 0, bytes_per_s = 0;  // over the last second
 };
@@ -105,6 +110,10 @@ struct RequestDone {
   protocol::Status status = protocol::Status::kOther;  // the board's answer
   protocol::ParamValue value{};    // the value in force now (rejected: the unchanged one)
   double rtt_ms = 0;               // first send to ack
+  std::string reason;              // a refusal's reason: the board's log line just before the
+                                   // ack ("visualRange: at most 180 px"), printable; or empty
+  bool late = false;               // an ack of a request already reported unanswered (the
+                                   // board applied or refused it after all): its second answer
 };
 struct BoardLog {
   protocol::LogLevel level;
@@ -124,7 +133,8 @@ class BoardLink {
   void open(const std::string& port);
   void close();
 
-  // Requests; each ends in exactly one RequestDone with the returned number.
+  // Requests; each ends in one RequestDone with the returned number, and a request reported
+  // unanswered gets a second, marked late, if the board's answer comes after all.
   std::uint32_t change_param(std::uint16_t id, protocol::ParamValue value);
   std::uint32_t command(protocol::CommandId id, std::uint32_t arg = 0);
 

@@ -9,16 +9,47 @@ namespace flockscope::link {
 using protocol::Message;
 using protocol::MsgType;
 
-Metrics metrics_of(const MirroredFrame& f, double cluster_radius, const MetricsOptions& opt) {
-  Metrics m = compute_metrics(view_of(f), cluster_radius, opt);
-  if (!metrics_from_state(f)) {
-    m.diameter = f.metrics.diameter;
-    m.centroid_x = f.metrics.centroid_x;
-    m.centroid_y = f.metrics.centroid_y;
-    m.polarisation = f.metrics.polarisation;
-    m.mean_speed = f.metrics.mean_speed;
+const char* to_string(MetricsSource s) {
+  switch (s) {
+    case MetricsSource::kState: return "state";
+    case MetricsSource::kBoard: return "board";
+    case MetricsSource::kPartial: return "partial";
   }
-  return m;
+  return "?";
+}
+
+std::size_t metrics_boids(const MirroredFrame& f) {
+  switch (metrics_source(f)) {
+    case MetricsSource::kState: break;
+    case MetricsSource::kBoard: return std::size_t(f.metrics.boids);
+    case MetricsSource::kPartial: return std::size_t(std::count(f.fresh.begin(), f.fresh.end(), std::uint8_t(1)));
+  }
+  return f.size();
+}
+
+Metrics metrics_of(const MirroredFrame& f, double cluster_radius, const MetricsOptions& opt) {
+  switch (metrics_source(f)) {
+    case MetricsSource::kState: break;
+    case MetricsSource::kBoard: {
+      Metrics m = compute_metrics(view_of(f), cluster_radius, opt);
+      m.diameter = f.metrics.diameter;
+      m.centroid_x = f.metrics.centroid_x;
+      m.centroid_y = f.metrics.centroid_y;
+      m.polarisation = f.metrics.polarisation;
+      m.mean_speed = f.metrics.mean_speed;
+      return m;
+    }
+    case MetricsSource::kPartial: {
+      MirroredFrame arrived;
+      arrived.predators = f.predators;
+      for (std::size_t k = 0; k < f.size() && k < f.fresh.size(); ++k) {
+        if (!f.fresh[k]) continue;
+        arrived.x.push_back(f.x[k]), arrived.y.push_back(f.y[k]), arrived.vx.push_back(f.vx[k]), arrived.vy.push_back(f.vy[k]);
+      }
+      return compute_metrics(view_of(arrived), cluster_radius, opt);
+    }
+  }
+  return compute_metrics(view_of(f), cluster_radius, opt);
 }
 
 void FrameAssembler::restart() {
@@ -48,7 +79,13 @@ void FrameAssembler::finish(const Emit& emit) {
   }
   have_last_ = true;
   last_emitted_ = cur_.frame;
-  if (cur_.state_complete || std::find(known_.begin(), known_.end(), 0) == known_.end()) {
+  if (cur_.state_complete) {
+    cur_.fresh.clear();
+    emit(cur_);
+    return;
+  }
+  if (std::find(known_.begin(), known_.end(), 0) == known_.end()) {
+    cur_.fresh = fresh_;
     emit(cur_);
     return;
   }
@@ -59,11 +96,12 @@ void FrameAssembler::finish(const Emit& emit) {
   f.has_metrics = cur_.has_metrics, f.has_stats = cur_.has_stats;
   f.metrics = cur_.metrics, f.stats = cur_.stats;
   f.predators = cur_.predators;
-  f.x.clear(), f.y.clear(), f.vx.clear(), f.vy.clear(), f.groups.clear();
+  f.x.clear(), f.y.clear(), f.vx.clear(), f.vy.clear(), f.groups.clear(), f.fresh.clear();
   const bool groups = cur_.groups.size() == cur_.size();
   for (std::size_t k = 0; k < known_.size(); ++k) {
     if (!known_[k]) continue;
     f.x.push_back(cur_.x[k]), f.y.push_back(cur_.y[k]), f.vx.push_back(cur_.vx[k]), f.vy.push_back(cur_.vy[k]);
+    f.fresh.push_back(fresh_[k]);
     if (groups) f.groups.push_back(cur_.groups[k]);
   }
   emit(f);
@@ -77,6 +115,7 @@ void FrameAssembler::begin(std::uint32_t frame, const Emit& emit) {
   cur_.has_metrics = cur_.has_stats = false;
   cur_.state_complete = false;
   received_ = next_offset_ = 0;
+  std::fill(fresh_.begin(), fresh_.end(), std::uint8_t(0));
   contiguous_ = true;
   over_capacity_ = false;
 }
@@ -100,6 +139,7 @@ void FrameAssembler::add(const Message& m, const Emit& emit) {
         // The flock grew or shrank: new boids have no position until their chunk comes.
         cur_.x.resize(s.total), cur_.y.resize(s.total), cur_.vx.resize(s.total), cur_.vy.resize(s.total);
         known_.resize(s.total, 0);
+        fresh_.resize(s.total, 0);
         contiguous_ = contiguous_ && s.offset == 0;
       }
       if (s.offset != next_offset_) contiguous_ = false;
@@ -119,6 +159,7 @@ void FrameAssembler::add(const Message& m, const Emit& emit) {
         if (groups) cur_.groups[k] = s.groups[i] & 3u;
       }
       std::fill_n(known_.begin() + s.offset, s.count, std::uint8_t(1));
+      std::fill_n(fresh_.begin() + s.offset, s.count, std::uint8_t(1));
       received_ += s.count;
       return;
     }
@@ -144,7 +185,8 @@ void FrameAssembler::add(const Message& m, const Emit& emit) {
       cur_.has_stats = true;
       // The stats close a frame: with 0 boids (or state off) no chunk says so.
       if (cur_.stats.boid_count == 0 && received_ == 0)
-        cur_.x.clear(), cur_.y.clear(), cur_.vx.clear(), cur_.vy.clear(), cur_.groups.clear(), known_.clear();
+        cur_.x.clear(), cur_.y.clear(), cur_.vx.clear(), cur_.vy.clear(), cur_.groups.clear(), known_.clear(),
+            fresh_.clear();
       finish(emit);
       return;
     // Not parts of a frame. No default: a new message is a -Wswitch error here.

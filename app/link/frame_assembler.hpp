@@ -5,6 +5,8 @@
 // is then "partial"), so a lost chunk never stalls or blanks the mirror. Boids whose state
 // never arrived at all are left out of a partial frame (they have no position), so a
 // partial frame is never larger than the complete one, and never costs more to measure.
+// A partial frame is measured over the boids whose state came in that frame (or the board's
+// own metrics stand in), never over the older positions it shows.
 //
 // The board's hello announces its capacity (`max_boids`); a chunk claiming a larger flock
 // is a protocol error: it is counted and its whole frame dropped, so what a board can make
@@ -25,6 +27,8 @@ struct MirroredFrame {
   std::uint32_t frame = 0;             // the board's frame number
   std::vector<float> x, y, vx, vy;     // px, px/frame, in the board's order
   std::vector<std::uint8_t> groups;    // scout group per boid; empty if the board sends none
+  std::vector<std::uint8_t> fresh;     // a partial frame's: per boid, 1 if its state came in
+                                       // this frame (older positions are 0); empty when complete
   std::vector<Predator> predators;
   bool state_complete = false;         // every chunk of this frame arrived
   bool has_metrics = false, has_stats = false;
@@ -53,22 +57,31 @@ inline PointsView view_of(const MirroredFrame& f) {
   return {f.x.data(), f.y.data(), f.vx.data(), f.vy.data(), f.size(), {}, f.predators};
 }
 
-// Whether a frame's metrics come from its state: every boid of the frame arrived, or the
-// board sent no metrics of its own to stand in for a partial state.
-inline bool metrics_from_state(const MirroredFrame& f) { return f.state_complete || !f.has_metrics; }
+// Where a frame's metrics come from (metrics.csv's `source`):
+//   state    every boid of the frame arrived: computed from all of them;
+//   board    the state is partial or off, and the board's own metrics message stands in for
+//            the diameter, centroid, polarisation and mean speed;
+//   partial  the state is partial and the board sent no metrics (a student's firmware through
+//            the drop-in link): computed from the boids whose state came in this frame.
+enum class MetricsSource { kState, kBoard, kPartial };
+const char* to_string(MetricsSource s);  // "state", "board", "partial"
+inline MetricsSource metrics_source(const MirroredFrame& f) {
+  if (f.state_complete) return MetricsSource::kState;
+  return f.has_metrics ? MetricsSource::kBoard : MetricsSource::kPartial;
+}
+// Whether a frame's metrics come from its whole state (the plots shade the others).
+inline bool metrics_from_state(const MirroredFrame& f) { return metrics_source(f) == MetricsSource::kState; }
 
 // How many boids a frame's diameter, polarisation and mean speed were computed over: all of
-// the frame's when they come from its state, else the count the board's metrics message
-// names (every boid when the board streams no state, a sample beside a state stream).
-inline std::size_t metrics_boids(const MirroredFrame& f) {
-  return metrics_from_state(f) ? f.size() : std::size_t(f.metrics.boids);
-}
+// the frame's (state), the count the board's metrics message names (board: every boid when
+// the board streams no state, a sample beside a state stream), or the boids that arrived
+// in the frame (partial).
+std::size_t metrics_boids(const MirroredFrame& f);
 
-// The metrics table of a mirrored frame (the columns of `flockscope run`), computed from all
-// of its boids when the frame is complete. Otherwise (the state stream off, a chunk lost)
-// the board's own diameter, centroid, polarisation and mean speed stand in for them, and the
-// others, which the board does not compute, come from the boids and predators the mirror
-// holds (food_distance stays empty: a board has no food sources).
+// The metrics table of a mirrored frame (the columns of `flockscope run`), by its source
+// (above). With the board's metrics standing in, the columns the board does not compute come
+// from the boids and predators the mirror holds; food_distance stays empty (a board has no
+// food sources).
 Metrics metrics_of(const MirroredFrame& f, double cluster_radius, const MetricsOptions& opt = {});
 
 class FrameAssembler {
@@ -92,6 +105,7 @@ class FrameAssembler {
   MirroredFrame cur_;
   MirroredFrame known_only_;           // a partial frame without the boids never received
   std::vector<std::uint8_t> known_;    // per slot of cur_: its state has arrived at least once
+  std::vector<std::uint8_t> fresh_;    // per slot of cur_: its state arrived in this frame
   std::uint32_t capacity_ = kMaxBoardBoids;
   bool open_ = false;
   bool over_capacity_ = false;         // this frame is dropped

@@ -3,15 +3,26 @@
 // streams its own arrays.
 //
 // Memory is static and fixed: the session's (a receive frame buffer, one message being
-// received and one being sent, one encoded frame) and a transmit ring that the link drains
-// whenever it can take bytes. State chunks are encoded only when the ring has room for a
-// whole chunk, so a slow or absent host costs the frame nothing but the counting of what
-// was dropped.
+// received and one being sent, one encoded frame), a transmit ring that the link drains
+// whenever it can take bytes, and the frame's snapshot: fsl_send_state quantises the
+// caller's arrays into it at once, so the state can go out while the caller's next step
+// changes them (no frame mixes two steps). State chunks are encoded only when the ring has
+// room for a whole chunk, so a slow or absent host costs the frame nothing but the
+// counting of what was dropped.
+//
+// Two contexts share the link: the caller's loop (every fsl_* call) and the background
+// service (fsl_background_service: on the RP2040 a timer interrupt, every millisecond),
+// which moves output while the caller steps. They never run at once: the caller's calls
+// own the link while they run, and the background service, an interrupt that the caller
+// cannot interrupt, does nothing when it finds the link owned. Requests from the host are
+// handled only in the caller's calls, so parameters, resets and boid counts change between
+// steps, never during one.
 //
 // Sections: parameter table | state | parameters | commands | output | API
 #include "flockscope_link.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <new>
 
@@ -58,6 +69,14 @@ struct Exposed {
 };
 
 constexpr std::size_t kTxRing = 3072;  // a whole chunk (1031) plus acks, stats and logs
+
+// The boids whose state fsl_send_state copies (8 bytes each); boids past it are read from
+// the caller's arrays when their chunk is written. A pico-sdk project can change it:
+// target_compile_definitions(flockscope_link PRIVATE FSL_SNAPSHOT_BOIDS=4096).
+#ifndef FSL_SNAPSHOT_BOIDS
+#define FSL_SNAPSHOT_BOIDS 2048
+#endif
+constexpr std::uint32_t kSnapshotBoids = FSL_SNAPSHOT_BOIDS;
 constexpr std::size_t kReadPerPoll = 1024;  // bytes taken from the host per fsl_poll
 
 // The caller's fsl_transport as the session's byte stream.
@@ -82,9 +101,12 @@ struct Link final : proto::BoardSide {
   proto::BoardSession session{*this, ring, 256};  // 256: room for acks and stats
   bool ready = false;
 
-  // This frame's output.
+  // This frame's output: the state as the caller's arrays held it at fsl_send_state (the
+  // first kSnapshotBoids boids copied, the rest read from the arrays).
   fsl_state state{};
+  proto::BoidQ snapshot[kSnapshotBoids] = {};
   proto::Stats stats{};
+  const char* checking = nullptr;  // the parameter whose check callback runs (fsl_reason)
 
   std::uint64_t busy_acc = 0;  // this frame's busy_us so far
   std::uint32_t busy_us = 0;   // the last whole frame's
@@ -185,7 +207,9 @@ Status Link::check_param(const proto::Param& w, double& out) {
   }
   if (!fits(p->format, v)) return Status::kOutOfRange;
   if (p->check) {
+    checking = p->row->name;  // the callback may say why it refuses: fsl_reason
     const fsl_status s = p->check(p->row->name, v);
+    checking = nullptr;
     if (s != FSL_OK) return static_cast<Status>(s);
   }
   out = v;
@@ -253,7 +277,13 @@ std::int16_t quantise_at(const void* base, std::size_t stride, std::uint32_t k, 
 
 constexpr std::uint8_t kPosShift = 4, kVelShift = 8;  // PROTOCOL.md's defaults: 1/16 px, 1/256 px/frame
 
-// A chunk of the caller's arrays, read now (the caller steps only after the frame's wait).
+// The boid's state as the wire carries it, from the caller's arrays.
+proto::BoidQ quantise_boid(const fsl_state& st, std::uint32_t k) {
+  return {quantise_at(st.x, st.stride, k, st.format, kPosShift), quantise_at(st.y, st.stride, k, st.format, kPosShift),
+          quantise_at(st.vx, st.stride, k, st.format, kVelShift), quantise_at(st.vy, st.stride, k, st.format, kVelShift)};
+}
+
+// A chunk of the frame's state: the snapshot, then the caller's arrays past it.
 bool Link::write_state_chunk(std::uint32_t frame_no, std::uint32_t total, std::uint32_t offset, std::uint16_t count) {
   proto::Message& m = session.begin_message(MsgType::kFlockState);
   auto& s = m.flock_state;
@@ -264,13 +294,9 @@ bool Link::write_state_chunk(std::uint32_t frame_no, std::uint32_t total, std::u
   s.pos_shift = kPosShift;
   s.vel_shift = kVelShift;
   s.flags = 0;
-  const fsl_state& st = state;
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::uint32_t k = offset + i;
-    s.boids[i] = {quantise_at(st.x, st.stride, k, st.format, kPosShift),
-                  quantise_at(st.y, st.stride, k, st.format, kPosShift),
-                  quantise_at(st.vx, st.stride, k, st.format, kVelShift),
-                  quantise_at(st.vy, st.stride, k, st.format, kVelShift)};
+    s.boids[i] = k < kSnapshotBoids ? snapshot[k] : quantise_boid(state, k);
   }
   return session.queue(m);
 }
@@ -284,9 +310,41 @@ void Link::write_frame_tail() {
   session.send(m);
 }
 
+// ---------------------------------------------------------------- API
+// Who owns the link now (see the top of this file). The caller's calls set it for their
+// whole run; the background service, an interrupt on the same core, takes it only when it
+// is free, and always gives it back before the caller runs again, so a plain flag is
+// enough (the fences keep the compiler from moving the link's work across it).
+volatile bool g_owned = false;
+
+class Owned {
+ public:
+  Owned() : outer_(!g_owned) {
+    g_owned = true;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  }
+  ~Owned() {
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (outer_) g_owned = false;
+  }
+  Owned(const Owned&) = delete;
+  Owned& operator=(const Owned&) = delete;
+
+ private:
+  bool outer_;  // fsl_wait_until's fsl_poll calls run inside its ownership
+};
+
+void poll_owned() {
+  if (g.io.c.service) g.io.c.service(g.io.c.ctx);
+  const std::uint64_t t0 = g.io.now_us();
+  // Bounded: a flood from the host costs at most kReadPerPoll bytes of decoding per call.
+  bool worked = g.session.read_requests(g.io, t0, kReadPerPoll) > 0;
+  if (g.session.connected()) worked = g.session.pump(g.io) || worked;
+  if (worked) g.busy_acc += g.io.now_us() - t0;
+}
+
 }  // namespace
 
-// ---------------------------------------------------------------- API
 extern "C" {
 
 bool fsl_init(const fsl_config* config) {
@@ -296,6 +354,7 @@ bool fsl_init(const fsl_config* config) {
   if (!t) t = fsl_usb_transport();
 #endif
   if (!t || !t->read || !t->write || !t->connected || !t->now_us) return false;
+  const Owned own;
   g.~Link();
   new (&g) Link();
   g.cfg = *config;
@@ -312,6 +371,9 @@ bool fsl_init(const fsl_config* config) {
   id.capabilities = kFlockState | kStats | kLog | kParamChange | kParamSet | kCommands;
   id.name = g.name;
   g.session.set_identity(id);
+  // After a cut, the next frame starts at its first boid: this board sends no metrics of its
+  // own, so the app measures the boids that arrive, and they should be one step's.
+  g.session.set_resume_after_cut(false);
   g.ready = true;
   return true;
 }
@@ -320,6 +382,7 @@ bool fsl_param(const char* name, void* value, fsl_format format, fsl_check_fn ch
   if (!g.ready || !name || !value || format > FSL_INT) return false;
   const TableRow* r = row_by_name(name);
   if (!r || exposed(r->id) || g.n_params >= kTableSize) return false;
+  const Owned own;
   // Kept in ascending id, the order of the board's param_set (PROTOCOL.md).
   std::size_t k = g.n_params++;
   for (; k > 0 && g.params[k - 1].row->id > r->id; --k) g.params[k] = g.params[k - 1];
@@ -329,6 +392,7 @@ bool fsl_param(const char* name, void* value, fsl_format format, fsl_check_fn ch
 
 void fsl_send_state(const fsl_state* state, std::uint32_t compute_us, std::uint32_t period_us) {
   if (!g.ready) return;
+  const Owned own;
   const std::uint64_t now = g.io.now_us();
   g.busy_us = std::uint32_t(g.busy_acc);
   if (g.last_frame_us != 0) {
@@ -354,7 +418,11 @@ void fsl_send_state(const fsl_state* state, std::uint32_t compute_us, std::uint3
     return;
   }
   const bool with_state = state && (g.session.streams() & proto::stream::kFlockState) && state->format <= FSL_INT;
-  if (with_state) g.state = *state;
+  if (with_state) {
+    g.state = *state;
+    const std::uint32_t copied = n < kSnapshotBoids ? n : kSnapshotBoids;
+    for (std::uint32_t k = 0; k < copied; ++k) g.snapshot[k] = quantise_boid(*state, k);
+  }
   g.session.begin_frame_output(g.frame, n, with_state);
   g.session.pump(g.io);
   g.busy_acc = g.io.now_us() - now;
@@ -362,26 +430,47 @@ void fsl_send_state(const fsl_state* state, std::uint32_t compute_us, std::uint3
 
 void fsl_poll(void) {
   if (!g.ready) return;
-  if (g.io.c.service) g.io.c.service(g.io.c.ctx);
-  const std::uint64_t t0 = g.io.now_us();
-  // Bounded: a flood from the host costs at most kReadPerPoll bytes of decoding per call.
-  bool worked = g.session.read_requests(g.io, t0, kReadPerPoll) > 0;
-  if (g.session.connected()) worked = g.session.pump(g.io) || worked;
-  if (worked) g.busy_acc += g.io.now_us() - t0;
+  const Owned own;
+  poll_owned();
 }
 
 void fsl_wait_until(std::uint64_t deadline_us) {
   if (!g.ready) return;
-  do fsl_poll();
+  const Owned own;
+  do poll_owned();
   while (g.io.now_us() < deadline_us);
+}
+
+void fsl_background_service(void) {
+  if (!g.ready || g_owned) return;
+  g_owned = true;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (g.io.c.service) g.io.c.service(g.io.c.ctx);
+  if (g.session.connected()) {
+    const std::uint64_t t0 = g.io.now_us();
+    if (g.session.pump(g.io)) g.busy_acc += g.io.now_us() - t0;
+  }
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  g_owned = false;
 }
 
 bool fsl_paused(void) { return g.session.paused(); }
 bool fsl_host_connected(void) { return g.session.in_session(); }
 
-void fsl_log(const char* text) { g.session.log(proto::LogLevel::kInfo, text); }
+void fsl_log(const char* text) {
+  const Owned own;
+  g.session.log(proto::LogLevel::kInfo, text);
+}
+
+void fsl_reason(const char* why) {
+  if (!g.checking || !why) return;  // only inside a check callback (the caller's calls own the link)
+  char line[proto::kReasonLineSize];
+  std::snprintf(line, sizeof line, "%s: %s", g.checking, why);
+  g.session.log(proto::LogLevel::kWarn, line);
+}
 
 fsl_counters fsl_get_counters(void) {
+  const Owned own;
   const proto::SessionCounters& s = g.session.counters();
   return {g.frames,   s.state_frames, s.tx_dropped, s.requests, s.accepted, s.rejected,
           g.session.rx_stats().errors(),  // damaged frames: checksum, framing, size, layout

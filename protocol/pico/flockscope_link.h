@@ -20,6 +20,17 @@
  * before the next fsl_send_state is dropped (and counted), so the link never stalls the
  * animation. Nothing is sent until a host has opened the port and said hello.
  *
+ * Your step may take longer than a frame. fsl_send_state copies the frame's state (see
+ * fsl_send_state), and on the RP2040 a timer interrupt of the library's own (every
+ * millisecond, at the lowest priority) keeps the USB link running and sends that copy while
+ * your step runs, so a frame is never torn between two steps and a slow step still streams
+ * whole frames. What the app asks (parameter changes, reset, boid count, pause) is handled
+ * only inside fsl_send_state, fsl_poll and fsl_wait_until, never during your step: your
+ * variables and callbacks are touched only between steps, and the answer goes out at the
+ * next of those calls. During your step, do not call the library from an interrupt or from
+ * the other core (call it from one core's main loop only); nothing else is asked of you.
+ * The app learns your frame time from the frame's stats and waits for answers accordingly.
+ *
  * The wire format is flockscope's protocol (protocol/PROTOCOL.md); this is a C face over
  * its no-heap C++ codec and board session (the same as flockscope's firmware runs). One link
  * per program: the state lives in static memory.
@@ -53,8 +64,14 @@ typedef enum {
 } fsl_status;
 
 /* Called with the new value (in the parameter's units, e.g. px) before anything changes;
- * anything other than FSL_OK rejects the change and the app is told why. */
+ * anything other than FSL_OK rejects the change, and the app shows the status with the
+ * reason given by fsl_reason, if the callback called it. */
 typedef fsl_status (*fsl_check_fn)(const char* name, double value);
+
+/* Inside a check callback, before refusing: why, in a few words, e.g.
+ * fsl_reason("at most 180 px on this board"). The app shows "NAME: WHY" with the refusal
+ * (PROTOCOL.md 12). Ignored outside a check callback. */
+void fsl_reason(const char* why);
 
 /* The byte link, a seam: the RP2040 build provides fsl_usb_transport() (TinyUSB CDC);
  * a host build passes its own (a pseudo-terminal in the tests). No function may wait. */
@@ -102,19 +119,30 @@ typedef struct {
   uint32_t count;
 } fsl_state;
 
-/* Once a frame, after the step: queues this frame's state (sent in chunks during fsl_poll /
- * fsl_wait_until, read from your arrays, so step only after the frame's wait) and the frame's
- * stats: compute_us your step took, period_us your frame budget (33333 at 30 fps). The rest
- * of the previous frame's state, if it did not get out, is dropped and counted. While paused,
- * the frame number stays. */
+/* Once a frame, after the step: queues this frame's state and stats. The state is read from
+ * your arrays now (the first FSL_SNAPSHOT_BOIDS boids, 2048 unless your build sets it, are
+ * copied; boids past those are read when their chunk goes out, so with more boids than that
+ * step only after the frame's wait) and sent in chunks by fsl_poll, fsl_wait_until and the
+ * background interrupt. compute_us: the time your step took; period_us: your frame budget
+ * (33333 at 30 fps). The rest of the previous frame's state, if it did not get out, is
+ * dropped and counted, and this frame's state starts at its first boid. While paused, the
+ * frame number stays. */
 void fsl_send_state(const fsl_state* state, uint32_t compute_us, uint32_t period_us);
 
-/* Handles what the host sent (hello, parameter changes, commands) and moves queued output to
- * the link. Bounded work; call at least once a frame, more often to stream more state. */
+/* Handles what the host sent (hello, parameter changes, commands: your variables change and
+ * your callbacks run here) and moves queued output to the link. Bounded work; call it at
+ * least once a frame (fsl_wait_until does). Calling it inside a long step is allowed, and
+ * then changes land mid-step. */
 void fsl_poll(void);
 
 /* fsl_poll until the clock (transport now_us) reaches deadline_us: the frame's spare time. */
 void fsl_wait_until(uint64_t deadline_us);
+
+/* Moves queued output to the link (and runs the USB stack) unless one of the calls above is
+ * running; never handles requests. The RP2040 build calls it from its timer interrupt; a
+ * host build or a firmware with its own scheduler may call it from an interrupt or between
+ * parts of a long step. */
+void fsl_background_service(void);
 
 bool fsl_paused(void);            /* the app paused the flock */
 bool fsl_host_connected(void);    /* a host said hello and is listening */
@@ -130,8 +158,9 @@ typedef struct {
   uint32_t rejected;      /* ... refused with a reason */
   uint32_t rx_errors;     /* damaged frames received (checksum, framing, size, layout) */
   uint32_t busy_us;       /* the library's own work in the last whole frame, in microseconds
-                             (fsl_send_state and the fsl_poll calls that had something to do;
-                             the USB stack's tud_task and idle polls excluded) */
+                             (fsl_send_state, and the fsl_poll calls and background services
+                             that had something to do; the USB stack's tud_task and idle
+                             polls excluded) */
 } fsl_counters;
 fsl_counters fsl_get_counters(void);
 

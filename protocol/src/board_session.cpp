@@ -275,7 +275,7 @@ void BoardSession::close_frame_output() {
     const std::uint32_t left = out_total_ - out_next_;
     counters_.tx_dropped += std::uint32_t((left + kMaxBoidsPerChunk - 1) / kMaxBoidsPerChunk);
     ++counters_.state_cut;
-    resume_at_ = out_next_;
+    resume_at_ = resume_after_cut_ ? out_next_ : 0;
     out_pending_ = false;
   }
   if (tail_pending_) finish_frame_output();
@@ -285,6 +285,7 @@ void BoardSession::begin_frame_output(std::uint32_t frame, std::uint32_t total, 
   out_frame_ = frame;
   out_total_ = total;
   out_next_ = resume_at_ < total ? resume_at_ : 0;
+  out_from_start_ = out_next_ == 0;
   out_pending_ = with_state && total > 0;
   tail_pending_ = true;
   if (with_state && total == 0) side_.write_state_chunk(frame, 0, 0, 0);
@@ -310,7 +311,7 @@ bool BoardSession::pump(Transport& io) {
       if (out_next_ >= out_total_) {
         out_pending_ = false;
         resume_at_ = 0;
-        ++counters_.state_frames;
+        if (out_from_start_) ++counters_.state_frames;  // a resumed frame's tail is not a whole frame
         finish_frame_output();
       }
     }

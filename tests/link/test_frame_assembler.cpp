@@ -248,3 +248,47 @@ TEST(FrameAssembler, MetricsComeFromTheWholeStateAndFromTheBoardOnlyWithoutIt) {
     EXPECT_EQ(link::metrics_boids(got[i]), 128u) << "the count the board's message names";
   }
 }
+
+// A partial frame from a board that sends no metrics of its own (a student's firmware through
+// the drop-in link) is measured over the boids that arrived in it, never over the older
+// positions the mirror shows for the others, and says so (source partial, metrics_boids).
+TEST(FrameAssembler, APartialFrameWithoutBoardMetricsIsMeasuredOverTheBoidsThatArrived) {
+  link::FrameAssembler a;
+  std::vector<link::MirroredFrame> got;
+  const auto keep = [&](const link::MirroredFrame& f) { got.push_back(f); };
+  // Frame 1, whole: 240 boids, boid k at (10 k, 20).
+  a.add(chunk(1, 240, 0, 120), keep);
+  a.add(chunk(1, 240, 120, 120), keep);
+  a.add(stats(1, 240), keep);
+  // Frame 2: only boids 0..119 arrive, each moved to (10 k, 60); boids 120..239 stay at
+  // their frame-1 positions in the display copy.
+  proto::Message first = chunk(2, 240, 0, 120);
+  for (auto& b : first.flock_state.boids) b.y = std::int16_t(60 * 16);
+  a.add(first, keep);
+  a.add(stats(2, 240), keep);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(link::metrics_source(got[0]), link::MetricsSource::kState);
+  const link::MirroredFrame& f = got[1];
+  EXPECT_FALSE(f.state_complete);
+  ASSERT_EQ(f.size(), 240u);  // the display copy: every boid, 120 of them older
+  EXPECT_FLOAT_EQ(f.y[0], 60.0f);
+  EXPECT_FLOAT_EQ(f.y[200], 20.0f);
+  EXPECT_EQ(link::metrics_source(f), link::MetricsSource::kPartial);
+  EXPECT_STREQ(link::to_string(link::metrics_source(f)), "partial");
+  EXPECT_FALSE(link::metrics_from_state(f));  // shaded in the window's plots
+  EXPECT_EQ(link::metrics_boids(f), 120u);
+  const Metrics m = link::metrics_of(f, 40);
+  // By hand over the 120 that arrived: x = 0, 10, ..., 1190 (mean 595), y = 60 for all; all
+  // at (1, 0) px/frame (vx 16 at vel_shift 4).
+  EXPECT_DOUBLE_EQ(m.centroid_x, 595.0);
+  EXPECT_DOUBLE_EQ(m.centroid_y, 60.0);
+  EXPECT_NEAR(m.mean_speed, 1.0, 1e-12);
+  EXPECT_NEAR(m.mean_nn_distance, 10.0, 1e-9);
+  // ... and equal to a recomputation over exactly those boids.
+  std::vector<float> x, y, vx, vy;
+  for (int k = 0; k < 120; ++k) x.push_back(10.0f * float(k)), y.push_back(60), vx.push_back(1), vy.push_back(0);
+  const Metrics r = compute_metrics({x.data(), y.data(), vx.data(), vy.data(), x.size(), {}, {}}, 40);
+  EXPECT_DOUBLE_EQ(m.diameter, r.diameter);
+  EXPECT_DOUBLE_EQ(m.polarisation, r.polarisation);
+  EXPECT_EQ(m.clusters, r.clusters);
+}

@@ -23,6 +23,7 @@
 #include "flockscope/core/recording.hpp"
 #include "flockscope/protocol/protocol.hpp"
 #include "../support/shell.hpp"
+#include "../support/torn_frames.hpp"
 
 namespace fs = std::filesystem;
 namespace proto = flockscope::protocol;
@@ -222,4 +223,45 @@ TEST(LabMinimalEmulator, HostileHostNeverStallsTheFrameLoop) {
     }
   }
   EXPECT_GT(rejected, 10u);
+}
+
+// The lab example with a step of 3 and 7 frame times (lab_minimal_step3_emu, _step7_emu: 400
+// boids, the update then a busy wait to 100 and 233 ms, the header's loop unchanged): the
+// library's timer interrupt sends each frame's copy while the next step runs, so the
+// frames arrive whole and none mixes two steps, and the app waits for the answers that come
+// only between steps, so each change is reported acknowledged, as the board applied it.
+TEST(LabMinimalEmulator, StepsOf3And7FrameTimesStreamWholeFramesAndAcknowledgeTruthfully) {
+  for (const auto& [image, seconds] : {std::pair{"lab_minimal_step3_emu", 15}, std::pair{"lab_minimal_step7_emu", 20}}) {
+    SCOPED_TRACE(image);
+    const std::string elf = std::string(FLOCKSCOPE_SOURCE_DIR) + "/build-pico/" + image + ".elf";
+    REQUIRE_OR_SKIP(fs::exists(elf), "no " + elf + ": run firmware_pico/build.sh");
+    REQUIRE_OR_SKIP(emutest::have_node(), "node/npm missing");
+    emutest::Emulator emu(elf);
+    ASSERT_TRUE(fs::exists(emu.link));
+    const fs::path out = fs::temp_directory_path() / ("flockscope-lab-slow-" + std::to_string(getpid()));
+    fs::remove_all(out);
+    std::string output;
+    const int rc = run("mirror --port " + emu.link + " --connect-timeout 120 --seconds " + std::to_string(seconds) +
+                           " --set visualRange=30 --set maxspeed=4 --out " + out.string() + " --record " +
+                           (out / "slow.flkrec").string(),
+                       output);
+    ASSERT_EQ(rc, 0) << output;
+    const auto j = nlohmann::json::parse(std::ifstream(out / "link.json"));
+    ASSERT_EQ(j["changes"].size(), 2u);
+    EXPECT_EQ(j["changes"][0]["in_force"], "30");
+    EXPECT_EQ(j["changes"][1]["in_force"], "4");
+    EXPECT_EQ(j["link"]["unanswered"], 0);
+    const auto& f = j["frames"];
+    std::printf("%s: %s, changes acknowledged in %.0f and %.0f ms\n", image, f.dump().c_str(),
+                j["changes"][0]["rtt_ms"].get<double>(), j["changes"][1]["rtt_ms"].get<double>());
+    ASSERT_GE(f["received"].get<int>(), 15);
+    EXPECT_GE(f["complete"].get<double>(), 0.95 * f["received"].get<double>()) << f.dump();
+    EXPECT_EQ(f["boids"], 400);
+    const auto torn = testsupport::count_torn_boids(flockscope::Recording::load(out / "slow.flkrec"));
+    std::printf("%s: %zu consecutive frame pairs, %zu boid steps, worst %.4f px\n", image, torn.pairs, torn.boids,
+                torn.worst);
+    EXPECT_GE(torn.pairs, 10u);
+    EXPECT_EQ(torn.torn, 0u) << torn.torn << " of " << torn.boids << " boid steps; worst " << torn.worst << " px";
+    fs::remove_all(out);
+  }
 }

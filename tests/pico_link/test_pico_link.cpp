@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -22,6 +23,8 @@
 #include "flockscope/protocol/protocol.hpp"
 #include "tiny_board.h"
 #include "../support/shell.hpp"
+#include "../support/torn_frames.hpp"
+#include "flockscope/core/recording.hpp"
 
 namespace fs = std::filesystem;
 namespace proto = flockscope::protocol;
@@ -55,14 +58,19 @@ int run(const std::string& args, std::string& output) {
 
 std::size_t lines(const fs::path& f) { return testsupport::lines(f).size(); }
 
-// The tiny board running in a thread at 30 fps on the pty.
+// The tiny board running in a thread on the pty: at 30 fps, or with a step of step_us
+// (tiny_board_run_slow) over a link of bytes_per_s.
 struct RunningBoard {
   Pty pty;
   volatile int stop = 0;
   std::thread t;
-  explicit RunningBoard(int n) {
+  explicit RunningBoard(int n, std::uint32_t step_us = 0, std::uint32_t bytes_per_s = 0) {
     if (!tiny_board_init(pty.board, n)) return;
-    t = std::thread([this] { tiny_board_run(&stop); });
+    tiny_board_limit_link(bytes_per_s);
+    if (step_us)
+      t = std::thread([this, step_us] { tiny_board_run_slow(&stop, step_us); });
+    else
+      t = std::thread([this] { tiny_board_run(&stop); });
   }
   ~RunningBoard() {
     stop = 1;
@@ -88,6 +96,10 @@ TEST(PicoLink, MirrorSetsVisualRangeOnTheCBoardAndRecordsEveryFrame) {
   EXPECT_EQ(j["board"]["name"], "tiny-c-board");
   EXPECT_EQ(j["board"]["max_boids"], MAX_BOIDS);
   EXPECT_EQ(j["on_board"], nlohmann::json({"visualRange", "protectedRange", "turnfactor", "maxspeed", "minspeed"}));
+  // The board's parameters as it has them: none of the table's others at this app's defaults.
+  EXPECT_EQ(j["params"].size(), 5u) << j["params"].dump();
+  EXPECT_FALSE(j["params"].contains("centeringfactor"));
+  EXPECT_EQ(j["params"]["visualRange"], 30);
   ASSERT_EQ(j["changes"].size(), 2u);
   EXPECT_EQ(j["changes"][0]["name"], "visualRange");
   EXPECT_EQ(j["changes"][0]["in_force"], "30");
@@ -109,9 +121,15 @@ TEST(PicoLink, ChangesTheBoardRefusesComeBackWithItsReason) {
   std::string output;
   // The example's check callback: fix15 squares need visualRange below 181 px.
   EXPECT_EQ(run("mirror --port " + b.pty.path + " --seconds 1 --set visualRange=190 --out " + out.string(), output), 1);
-  EXPECT_NE(output.find("the board rejected visualRange=190: out of range (it keeps 40)"), std::string::npos) << output;
+  // With the reason the firmware's check gave (fsl_reason).
+  EXPECT_NE(output.find("the board rejected visualRange=190: out of range (it keeps 40): at most 180 px on this "
+                        "board (its squared distances are fix15)"),
+            std::string::npos)
+      << output;
   EXPECT_EQ(run("mirror --port " + b.pty.path + " --seconds 1 --set protectedRange=50 --out " + out.string(), output), 1);
-  EXPECT_NE(output.find("the board rejected protectedRange=50: invalid (it keeps 8)"), std::string::npos) << output;
+  EXPECT_NE(output.find("the board rejected protectedRange=50: invalid (it keeps 8): at most visualRange (40.0 px)"),
+            std::string::npos)
+      << output;
   // Not on this board: refused by the app before anything is sent.
   EXPECT_EQ(run("mirror --port " + b.pty.path + " --seconds 1 --set centeringfactor=0.001 --out " + out.string(), output), 1);
   EXPECT_NE(output.find("--set centeringfactor=0.001: centeringfactor is not on this board (it has: visualRange, "
@@ -231,4 +249,117 @@ TEST(PicoLink, HostileHostNeverStopsTheFrameAndGetsReasons) {
   // fsl_poll reads at most 1 KiB a call: the flood takes about 64 frames, not one long stall.
   EXPECT_GE(frames, 60);
   EXPECT_EQ(visualRange, 33 << 15);
+}
+
+// A step three frame times long (100 ms) with the header's loop unchanged, over a link of
+// 1 MB/s that cannot take a 1,000-boid frame (8 KB) at once: the background service sends
+// the frame's copy while the next step runs, so every frame arrives whole and none mixes
+// two steps (tiny_board_run_slow updates the flock at the start of each step, while the
+// previous frame's chunks are still going out).
+TEST(PicoLink, AStepLongerThanTheFrameStreamsWholeUntornFrames) {
+  RunningBoard b(1000, 100000, 1000000);
+  ASSERT_TRUE(b.t.joinable());
+  const fs::path out = fs::temp_directory_path() / ("flockscope-pico-link-slow-" + std::to_string(getpid()));
+  fs::remove_all(out);
+  std::string output;
+  const int rc = run("mirror --port " + b.pty.path + " --seconds 4 --set visualRange=30 --out " + out.string() +
+                         " --record " + (out / "slow.flkrec").string(),
+                     output);
+  b.stop = 1;
+  b.t.join();
+  ASSERT_EQ(rc, 0) << output;
+  const auto j = nlohmann::json::parse(std::ifstream(out / "link.json"));
+  EXPECT_EQ(j["changes"][0]["in_force"], "30");
+  const auto& f = j["frames"];
+  ASSERT_GE(f["received"].get<int>(), 20);
+  EXPECT_GE(f["complete"].get<double>(), 0.95 * f["received"].get<double>()) << f.dump();
+  EXPECT_EQ(f["boids"], 1000);
+  const auto torn = testsupport::count_torn_boids(flockscope::Recording::load(out / "slow.flkrec"));
+  EXPECT_GE(torn.pairs, 15u);
+  EXPECT_EQ(torn.torn, 0u) << torn.torn << " of " << torn.boids << " boid steps; worst " << torn.worst << " px";
+  fs::remove_all(out);
+}
+
+// A step of 1.2 s: the board answers only between steps, so an ack can take that long. The
+// app reads the board's frame time from its stats and waits for it: the change is reported
+// acknowledged, not "did not acknowledge" while the board applied it.
+TEST(PicoLink, ASlowBoardsAcknowledgementIsWaitedFor) {
+  RunningBoard b(100, 1200000);
+  ASSERT_TRUE(b.t.joinable());
+  const fs::path out = fs::temp_directory_path() / ("flockscope-pico-link-ack-" + std::to_string(getpid()));
+  fs::remove_all(out);
+  std::string output;
+  const int rc = run("mirror --port " + b.pty.path + " --seconds 3 --set visualRange=30 --set maxspeed=5 --out " +
+                         out.string(),
+                     output);
+  b.stop = 1;
+  b.t.join();
+  ASSERT_EQ(rc, 0) << output;
+  const auto j = nlohmann::json::parse(std::ifstream(out / "link.json"));
+  ASSERT_EQ(j["changes"].size(), 2u);
+  EXPECT_EQ(j["changes"][0]["in_force"], "30");
+  EXPECT_EQ(j["changes"][1]["in_force"], "5");
+  EXPECT_EQ(visualRange, 30 << 15);
+  EXPECT_EQ(j["link"]["unanswered"], 0);
+  EXPECT_GE(j["link"]["board_frame_ms"].get<double>(), 1000.0);
+  fs::remove_all(out);
+}
+
+namespace {
+// Writes one request into the board's port beside the mirror (which holds the same port).
+void inject(const Pty& pty, const proto::Message& m, std::uint16_t seq) { put(pty.host, wire(m, seq)); }
+}  // namespace
+
+// While the board is paused it sends the same frame again and again: one row per step in
+// metrics.csv, the repeats counted in link.json.
+TEST(PicoLink, APausedBoardGivesOneRowPerStep) {
+  RunningBoard b(50);
+  ASSERT_TRUE(b.t.joinable());
+  const fs::path out = fs::temp_directory_path() / ("flockscope-pico-link-pause-" + std::to_string(getpid()));
+  fs::remove_all(out);
+  std::string output;
+  std::thread pauser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    inject(b.pty, proto::make_command(proto::CommandId::kPause), 40000);
+  });
+  const int rc = run("mirror --port " + b.pty.path + " --seconds 4 --out " + out.string(), output);
+  pauser.join();
+  b.stop = 1;
+  b.t.join();
+  ASSERT_EQ(rc, 0) << output;
+  const auto j = nlohmann::json::parse(std::ifstream(out / "link.json"));
+  const auto& f = j["frames"];
+  EXPECT_GE(f["repeated"].get<int>(), 30) << f.dump();  // 2.5 s paused at 30 fps
+  EXPECT_EQ(lines(out / "metrics.csv"), f["received"].get<std::size_t>() + 1);
+  EXPECT_EQ(f["last"].get<std::size_t>() - f["first"].get<std::size_t>() + 1, f["received"].get<std::size_t>());
+  // Each step once: the steps in the file are all different.
+  const auto rows = testsupport::lines(out / "metrics.csv");
+  std::set<std::string> steps;
+  for (std::size_t i = 1; i < rows.size(); ++i) steps.insert(rows[i].substr(0, rows[i].find(',')));
+  EXPECT_EQ(steps.size(), rows.size() - 1);
+  fs::remove_all(out);
+}
+
+// A reset in the middle of a mirror starts the board's frame numbers again: counted as a
+// restart, not as four billion missed frames.
+TEST(PicoLink, AResetMidMirrorIsARestartNotMissedFrames) {
+  RunningBoard b(50);
+  ASSERT_TRUE(b.t.joinable());
+  const fs::path out = fs::temp_directory_path() / ("flockscope-pico-link-reset-" + std::to_string(getpid()));
+  fs::remove_all(out);
+  std::string output;
+  std::thread resetter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    inject(b.pty, proto::make_command(proto::CommandId::kReset, 7), 40001);
+  });
+  const int rc = run("mirror --port " + b.pty.path + " --seconds 4 --out " + out.string(), output);
+  resetter.join();
+  b.stop = 1;
+  b.t.join();
+  ASSERT_EQ(rc, 0) << output;
+  const auto j = nlohmann::json::parse(std::ifstream(out / "link.json"));
+  const auto& f = j["frames"];
+  EXPECT_EQ(f["restarts"], 1) << f.dump();
+  EXPECT_LE(f["missed"].get<int>(), 3) << f.dump();
+  fs::remove_all(out);
 }

@@ -12,6 +12,11 @@
 #include "flock.h"
 
 static int board_fd = -1;
+static uint32_t link_rate = 0;  // bytes a second; 0: unlimited
+static double link_tokens = 0;
+static uint64_t link_last_us = 0;
+
+static uint64_t fd_now_us(void* ctx);
 
 static size_t fd_read(void* ctx, uint8_t* buf, size_t cap) {
   (void)ctx;
@@ -19,9 +24,24 @@ static size_t fd_read(void* ctx, uint8_t* buf, size_t cap) {
   return n > 0 ? (size_t)n : 0;
 }
 static size_t fd_write(void* ctx, const uint8_t* buf, size_t n) {
-  (void)ctx;
+  if (link_rate) {
+    const uint64_t now = fd_now_us(ctx);
+    link_tokens += (double)(now - link_last_us) * link_rate / 1e6;
+    if (link_tokens > 4096) link_tokens = 4096;
+    link_last_us = now;
+    if (n > (size_t)link_tokens) n = (size_t)link_tokens;
+    if (n == 0) return 0;
+  }
   const ssize_t w = write(board_fd, buf, n);
-  return w > 0 ? (size_t)w : 0;
+  if (w <= 0) return 0;
+  if (link_rate) link_tokens -= (double)w;
+  return (size_t)w;
+}
+
+void tiny_board_limit_link(uint32_t bytes_per_s) {
+  link_rate = bytes_per_s;
+  link_tokens = 0;
+  link_last_us = fd_now_us(NULL);
 }
 static bool fd_connected(void* ctx) {
   (void)ctx;
@@ -43,17 +63,16 @@ static uint32_t change_boid_count(uint32_t count) {
   set_boid_count((int32_t)count);
   return (uint32_t)n_boids;
 }
-// A refusal says what this board allows on the app's log (the app shows it with the refusal).
+// A refusal says why (fsl_reason): the app shows it with the refusal.
 static fsl_status check_range(const char* name, double value) {
-  char why[96];
   if (value > 180) {
-    snprintf(why, sizeof why, "%s: at most 180 px on this board (its squared distances are fix15)", name);
-    fsl_log(why);
+    fsl_reason("at most 180 px on this board (its squared distances are fix15)");
     return FSL_OUT_OF_RANGE;
   }
   if (strcmp(name, "protectedRange") == 0 && value > fix2float15(visualRange)) {
-    snprintf(why, sizeof why, "protectedRange: at most visualRange (%.1f px)", (double)fix2float15(visualRange));
-    fsl_log(why);
+    char why[64];
+    snprintf(why, sizeof why, "at most visualRange (%.1f px)", (double)fix2float15(visualRange));
+    fsl_reason(why);
     return FSL_INVALID;
   }
   return FSL_OK;
@@ -92,5 +111,20 @@ void tiny_board_run(volatile int* stop) {
       fsl_poll();
       usleep(300);
     }
+  }
+}
+
+void tiny_board_run_slow(volatile int* stop, uint32_t step_us) {
+  while (!*stop) {
+    const uint64_t begin = fd_now_us(NULL);
+    if (!fsl_paused()) step_boids();
+    while (fd_now_us(NULL) < begin + step_us) {
+      fsl_background_service();
+      usleep(1000);
+    }
+    const fsl_state s = {&boids[0].x, &boids[0].y, &boids[0].vx, &boids[0].vy, sizeof boids[0], FSL_FIX15,
+                         (uint32_t)n_boids};
+    fsl_send_state(&s, (uint32_t)(fd_now_us(NULL) - begin), 33333);
+    fsl_wait_until(begin + 33333);  // long past: one poll
   }
 }

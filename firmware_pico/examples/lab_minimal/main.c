@@ -6,6 +6,8 @@
 // Build switches: LAB_BOIDS  boids at start (default 200; the app's boid count changes it)
 //                 LAB_MEASURE  the boid count of the link-cost measurement: the flock stands
 //                              still (no step) so that the frame is the link's work alone
+//                 LAB_STEP_US  a step at least this long (a busy wait after the update), as
+//                              a student's heavier step would take: longer than the frame
 #include <stdio.h>
 #include <string.h>
 
@@ -25,17 +27,16 @@ static uint32_t change_boid_count(uint32_t count) {
   return (uint32_t)n_boids;
 }
 // The squared distances are fix15 (at most 65535 px^2): the visual range stays below 181 px.
-// A refusal says what this board allows on the app's log (the app shows it with the refusal).
+// A refusal says why (fsl_reason): the app shows it with the refusal.
 static fsl_status check_range(const char* name, double value) {
-  char why[96];
   if (value > 180) {
-    snprintf(why, sizeof why, "%s: at most 180 px on this board (its squared distances are fix15)", name);
-    fsl_log(why);
+    fsl_reason("at most 180 px on this board (its squared distances are fix15)");
     return FSL_OUT_OF_RANGE;
   }
   if (strcmp(name, "protectedRange") == 0 && value > fix2float15(visualRange)) {
-    snprintf(why, sizeof why, "protectedRange: at most visualRange (%.1f px)", (double)fix2float15(visualRange));
-    fsl_log(why);
+    char why[64];
+    snprintf(why, sizeof why, "at most visualRange (%.1f px)", (double)fix2float15(visualRange));
+    fsl_reason(why);
     return FSL_INVALID;
   }
   return FSL_OK;
@@ -76,6 +77,9 @@ int main(void) {
     const uint64_t begin = time_us_64();
 #ifndef LAB_MEASURE
     if (!fsl_paused()) step_boids();
+#endif
+#ifdef LAB_STEP_US
+    busy_wait_until(from_us_since_boot(begin + LAB_STEP_US));
 #endif
     const uint64_t stepped = time_us_64();
     fsl_send_state(&(fsl_state){&boids[0].x, &boids[0].y, &boids[0].vx, &boids[0].vy, sizeof boids[0], FSL_FIX15,

@@ -5,7 +5,12 @@
 // nothing) and acknowledges every request, keeps the streams the app chose, and moves each
 // frame's output (the state in chunks, then the frame's tail) through a transmit ring that
 // never blocks the frame: a frame's state that does not get out before the next frame is
-// cut, counted, and the next frame's state resumes where it stopped.
+// cut and counted. What the next frame's state does then is the board's choice
+// (set_resume_after_cut): resume where the cut one stopped, so that over a link too slow
+// for a whole frame every boid is still shown in turn (our firmware, whose own metrics
+// message measures every frame), or start at its first boid, so that every frame the app
+// receives whole holds one step and a cut costs one frame, not two (flockscope_link: a
+// student's board sends no metrics, and the app measures what arrives).
 //
 // What differs from board to board is asked of its BoardSide: the parameters it has and how
 // it checks and stores them, the commands beyond the session's own, how a state chunk is
@@ -57,7 +62,7 @@ struct BoardIdentity {
 // What a board counts of its side of the link (the app's link::LinkCounters counts the app's).
 struct SessionCounters {
   std::uint32_t tx_dropped = 0;    // protocol frames not sent (link busy)
-  std::uint32_t state_frames = 0;  // frames whose state went out completely
+  std::uint32_t state_frames = 0;  // frames whose state went out completely, from boid 0
   std::uint32_t state_cut = 0;     // frames whose state was cut
   std::uint32_t requests = 0;      // requests received (parameter changes, sets, commands, unknown types)
   std::uint32_t accepted = 0;      // acks that accepted
@@ -129,6 +134,9 @@ class BoardSession {
   bool pump(Transport& io);
   // A new flock: the next frame's state starts at boid 0, not where a cut left the last one.
   void restart_state() { resume_at_ = 0; }
+  // Whether a frame's state after a cut resumes where the cut stopped (the default) or
+  // starts at its first boid.
+  void set_resume_after_cut(bool resume) { resume_after_cut_ = resume; }
 
   // -- sending (for the board's own messages)
   // The outgoing message, built in place: type and version set, the rest left as it was.
@@ -198,6 +206,8 @@ class BoardSession {
   // The frame whose output is being sent.
   bool out_pending_ = false, tail_pending_ = false;
   std::uint32_t out_frame_ = 0, out_total_ = 0, out_next_ = 0, resume_at_ = 0;
+  bool resume_after_cut_ = true;
+  bool out_from_start_ = false;  // this frame's state began at boid 0 (a whole frame if it all goes)
   SessionCounters counters_;
 };
 
