@@ -69,10 +69,11 @@ void PlotsPanel::draw(const PlotData& plots, const Params& p, double playhead, W
     dist.push_back({"previous predator", &previous->predator_distance, kPrevious, &show_previous_});
   }
   ImGui::BeginGroup();
-  // Amber: the board's own metrics stood in (a partial frame, no state stream), computed by the
-  // board (over the boids its metrics message names), not from the mirrored state.
+  // Amber: not measured over every boid of the frame: the board's own metrics stood in (a
+  // partial frame, no state stream), or a partial frame measured over the boids that arrived
+  // (link::MetricsSource).
   const std::span<const TimeSpan> bands(plots.board_spans);
-  const char* band = "board's metrics";
+  const char* band = "board's or partial";
   const std::span<const double> changes(plots.param_changes);
   // Each plot's rectangle and legend entries, and which one the user zoomed or panned last.
   auto placed = [&](std::size_t i, const char* name) {

@@ -64,6 +64,8 @@ def parse_args():
                    help="ID=KIND:VALUE in the parameter set (repeatable; default 7=real:40)")
     a.add_argument("--ack", choices=["echo", "nan", "none"], default="echo",
                    help="answer a param_change: ok with the value asked, ok with NaN, or not at all")
+    a.add_argument("--ack-delay", type=float, default=0,
+                   help="seconds between a param_change and its answer (frames go on meanwhile)")
     a.add_argument("--boids", type=int, default=100, help="boids whose state is sent each frame")
     a.add_argument("--total", type=int, default=0, help="the flock size the chunks claim (default --boids)")
     a.add_argument("--bad-total", type=int, default=0,
@@ -113,6 +115,7 @@ def main():
         return wire.frame("param_set", struct.pack("<HHB", len(params), 0, len(params)) + b"".join(params))
 
     out = bytearray()
+    delayed = []  # (due, answer bytes): acks held back by --ack-delay
     rx = bytearray()
     session = False
     frame = 1
@@ -148,8 +151,11 @@ def main():
                             out += param_set()
                     elif m["type"] == "param_change" and args.ack != "none":
                         value = ["real", float("nan")] if args.ack == "nan" else m["value"]
-                        out += wire.message({"type": "ack", "seq": 0, "ref_seq": m["seq"], "ref_type": "param_change",
-                                             "status": "ok", "subject": m["id"], "value": value})
+                        ack = wire.message({"type": "ack", "seq": 0, "ref_seq": m["seq"], "ref_type": "param_change",
+                                            "status": "ok", "subject": m["id"], "value": value})
+                        delayed.append((time.monotonic() + args.ack_delay, ack))
+            while delayed and delayed[0][0] <= time.monotonic():
+                out += delayed.pop(0)[1]
             if out and w:
                 try:
                     n = os.write(master, out)

@@ -20,11 +20,13 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
+#include <variant>
 #include <unistd.h>
 #include <vector>
 
 #include "../board/vboard_process.hpp"
 #include "hostile_board_process.hpp"
+#include "link/board_link.hpp"
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -252,6 +254,38 @@ TEST(HostileBoard, AnAcknowledgementCarryingNaNIsRefused) {
       << r.output;
   EXPECT_EQ(r.output.find("acknowledged in"), std::string::npos) << r.output;
   fs::remove_all(out);
+}
+
+// An answer that comes after the link reported its request unanswered (the board took 3 s,
+// its frames said 33 ms) still tells the consumer what the board did: a second answer,
+// marked late, with the value in force.
+TEST(HostileBoard, ALateAcknowledgementStillResolvesItsRequest) {
+  hostile::HostileBoard hb("late", {"--ack-delay", "3", "--param", "7=real:40"});
+  flockscope::link::BoardLink link(flockscope::link::LinkOptions{.port = hb.link});
+  const auto until = [&](double seconds, const std::function<bool(const flockscope::link::LinkEvent&)>& done) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < end) {
+      link.wait_for_event(std::chrono::milliseconds(50));
+      for (const auto& e : link.take_events())
+        if (done(e)) return true;
+    }
+    return false;
+  };
+  ASSERT_TRUE(until(10, [](const auto& e) { return std::holds_alternative<flockscope::link::BoardParams>(e); }));
+  const std::uint32_t request = link.change_param(7, flockscope::protocol::ParamValue::of_real(30.0));
+  std::vector<flockscope::link::RequestDone> answers;
+  until(8, [&](const auto& e) {
+    if (const auto* d = std::get_if<flockscope::link::RequestDone>(&e); d && d->request == request) answers.push_back(*d);
+    return answers.size() == 2;
+  });
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_EQ(answers[0].outcome, flockscope::link::Outcome::kUnanswered);
+  EXPECT_FALSE(answers[0].late);
+  EXPECT_EQ(answers[1].outcome, flockscope::link::Outcome::kAccepted);
+  EXPECT_TRUE(answers[1].late);
+  EXPECT_EQ(answers[1].value.as_real(), 30.0);
+  EXPECT_GE(answers[1].rtt_ms, 2900);
+  EXPECT_EQ(link.status().counters.late_acks, 1u);
 }
 
 // Ctrl-C (and SIGTERM) in the middle of a long mirror: it stops at once with everything so
