@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -157,6 +159,45 @@ std::string host_reports() {
   return out + "flock_m33: done\n";
 }
 
+// The flock's functions in an ELF (those of the flockscope namespaces and the flockscope_*
+// routines), each as its instructions without addresses: objdump -d without the raw bytes,
+// cut at the symbol's size (nm -S: the padding and the neighbour's data after it are not
+// the function's), every 8-digit hex number (an address or a literal-pool word) and symbol
+// reference masked.
+std::map<std::string, std::string> flock_code(const fs::path& elf) {
+  std::map<std::string, std::uint32_t> end;  // the function's end address
+  const testsupport::Result nm = testsupport::sh("arm-none-eabi-nm -S --defined-only " + elf.string());
+  EXPECT_EQ(nm.code, 0) << nm.output.substr(0, 500);
+  std::istringstream syms(nm.output);
+  std::string line, name;
+  while (std::getline(syms, line)) {
+    std::istringstream f(line);
+    std::string addr, size, type;
+    if (!(f >> addr >> size >> type >> name)) continue;  // (no size: not a function of ours)
+    if ((type == "t" || type == "T") && name.find("flockscope") != std::string::npos)
+      end[name] = std::uint32_t((std::stoul(addr, nullptr, 16) & ~1ul) + std::stoul(size, nullptr, 16));
+  }
+  const testsupport::Result d = testsupport::sh("arm-none-eabi-objdump -d --no-show-raw-insn " + elf.string());
+  EXPECT_EQ(d.code, 0) << d.output.substr(0, 500);
+  static const std::regex header(R"(^[0-9a-f]+ <(.*)>:$)"), at(R"(^ *([0-9a-f]+):\s*(.*)$)");
+  static const std::regex symbol(R"(<[^>]*>)"), hex(R"(\b(0x)?[0-9a-f]{8}\b)");
+  std::map<std::string, std::string> code;
+  std::istringstream in(d.output);
+  std::uint32_t limit = 0;
+  std::smatch m;
+  name.clear();
+  while (std::getline(in, line)) {
+    if (std::regex_match(line, m, header)) {
+      const auto it = end.find(m[1].str());
+      name = it == end.end() ? "" : it->first;
+      limit = it == end.end() ? 0 : it->second;
+    } else if (!name.empty() && std::regex_match(line, m, at) && std::stoul(m[1].str(), nullptr, 16) < limit) {
+      code[name] += std::regex_replace(std::regex_replace(m[2].str(), symbol, "<>"), hex, "A") + "\n";
+    }
+  }
+  return code;
+}
+
 }  // namespace
 
 TEST(Pico2, BoardUf2IsRp2350ArmSecure) { check_rp2350_uf2("flockscope_pico"); }
@@ -185,4 +226,23 @@ TEST(Pico2, FlockStepOnCortexM33EqualsTheHost) {
   }
   EXPECT_FALSE(std::getline(a, la)) << "more output from the Cortex-M33: " << la;
   std::printf("%d reports equal (%zu runs)\n", line - 1, std::size(pinned::kRuns));
+}
+
+// flock_m33 runs the board image's flock: each of its flock functions has the instructions of
+// the same function in build-pico2/flockscope_pico.elf (the same sources, compiler and flags),
+// addresses aside. A change to the board image's compile options that flock_m33 does not
+// follow fails here.
+TEST(Pico2, FlockM33HasTheBoardImagesFlockInstructions) {
+  const fs::path m33 = kOut / "flock_m33.elf", board = kOut / "flockscope_pico.elf";
+  REQUIRE_OR_SKIP(fs::exists(m33) && fs::exists(board), "no " + m33.string() + ": run firmware_pico/build.sh --pico2");
+  REQUIRE_OR_SKIP(testsupport::sh("command -v arm-none-eabi-objdump").code == 0,
+                  "arm-none-eabi-objdump missing: scripts/install-deps.sh firmware");
+  const auto mine = flock_code(m33), theirs = flock_code(board);
+  ASSERT_GE(mine.size(), 20u) << "the flock's functions in flock_m33.elf";
+  for (const auto& [name, code] : mine) {
+    const auto it = theirs.find(name);
+    ASSERT_NE(it, theirs.end()) << name << " is not in the board image";
+    EXPECT_EQ(code, it->second) << name;
+  }
+  std::printf("%zu functions with the board image's instructions\n", mine.size());
 }
