@@ -33,7 +33,7 @@ jobs=2
 while [ $# -gt 0 ]; do
   case "$1" in
     --pico2) pico2=1; out="$root/build-pico2"; platform=(-DPICO_BOARD=pico2 -DPICO_PLATFORM=rp2350-arm-s); shift ;;
-    -j) jobs="${2:-2}"; shift 2 ;;
+    -j) jobs="${2:-2}"; shift; [ $# -gt 0 ] && shift ;;
     *) echo "build.sh: unknown argument '$1' (firmware_pico/build.sh [--pico2] [-j N])" >&2; exit 2 ;;
   esac
 done
