@@ -7,8 +7,10 @@
 #   ./test.sh STAGE ...    some stages: firmware release asan tsan fuzz
 #
 # The stages (CONTRIBUTING.md says what each covers):
-#   firmware  the RP2040 images and the emulator's boot ROM (firmware_pico/build.sh)
-#   release   optimised build; every tier: quick, slow, emulator (the firmware in rp2040js), mpi
+#   firmware  the RP2040 images and the emulator's boot ROM (firmware_pico/build.sh), the
+#             Pico 2's (RP2350) images and the Cortex-M33 flock program (build.sh --pico2)
+#   release   optimised build; every tier: quick, slow, emulator (the firmware in rp2040js,
+#             the Pico 2's UF2s and its flock step in QEMU), mpi
 #   asan      AddressSanitizer + UBSan build; every tier but the emulator's (it runs our
 #             firmware in node, no host memory of ours) and two determinism soaks (the
 #             same arithmetic on more threads and kernels: the release stage runs them)
@@ -85,8 +87,9 @@ if [ "$quick" -eq 1 ]; then
 fi
 
 if has_stage firmware; then
-  begin "firmware (RP2040: the board's images, the emulator's images, the lab example, the emulator's boot ROM stand-in)"
+  begin "firmware (RP2040: the board's images, the emulator's images, the lab example, the emulator's boot ROM stand-in; RP2350: the board, the lab example, the flock step for QEMU's Cortex-M33)"
   firmware_pico/build.sh -j "$jobs"
+  firmware_pico/build.sh --pico2 -j "$jobs"
   end firmware
 fi
 

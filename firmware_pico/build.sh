@@ -14,13 +14,29 @@
 #   lab_minimal_emu.elf             the same for the emulator
 #   bootrom.bin                     the emulator's boot ROM stand-in (emulator/bootrom.S)
 #
-#   firmware_pico/build.sh [-j N]
+# --pico2: the Pico 2 instead (RP2350, Arm cores: PICO_PLATFORM=rp2350-arm-s,
+# PICO_BOARD=pico2), into build-pico2/:
+#   flockscope_pico.elf / .uf2      the board (two cores, VGA, 150 MHz), the C++ versions of
+#                                   the RP2040's Thumb-1 routines
+#   lab_minimal.elf / .uf2          the lab-style example
+#   flock_m33.elf                   the board's flock step for QEMU's Cortex-M33 (qemu_m33/)
+# Its .uf2 files are of the RP2350 Arm Secure family (uf2.py --family rp2350-arm-s).
+#
+#   firmware_pico/build.sh [--pico2] [-j N]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 out="$root/build-pico"
+platform=(-DPICO_BOARD=pico -DPICO_PLATFORM=rp2040)
+pico2=0
 jobs=2
-[ "${1:-}" = "-j" ] && jobs="${2:-2}"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --pico2) pico2=1; out="$root/build-pico2"; platform=(-DPICO_BOARD=pico2 -DPICO_PLATFORM=rp2350-arm-s); shift ;;
+    -j) jobs="${2:-2}"; shift; [ $# -gt 0 ] && shift ;;
+    *) echo "build.sh: unknown argument '$1' (firmware_pico/build.sh [--pico2] [-j N])" >&2; exit 2 ;;
+  esac
+done
 
 for tool in arm-none-eabi-gcc arm-none-eabi-g++ cmake python3; do
   command -v "$tool" > /dev/null || { echo "build.sh: $tool missing: scripts/install-deps.sh firmware" >&2; exit 1; }
@@ -36,10 +52,16 @@ mkdir -p "$out"
 generator=()
 command -v ninja > /dev/null && generator=(-G Ninja)
 cmake -S "$here" -B "$out" "${generator[@]}" \
-  -DPICO_SDK_PATH="$sdk" -DPICO_BOARD=pico -DPICO_PLATFORM=rp2040 \
+  -DPICO_SDK_PATH="$sdk" "${platform[@]}" \
   -DPICO_NO_PICOTOOL=1 -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 \
   || { cat "$out/configure.log" >&2; exit 1; }
 cmake --build "$out" -j"$jobs"
+
+if [ "$pico2" -eq 1 ]; then
+  ls -l "$out"/flockscope_pico.elf "$out"/flockscope_pico.uf2 "$out"/lab_minimal.elf "$out"/lab_minimal.uf2 \
+    "$out"/flock_m33.elf
+  exit 0
+fi
 
 # The boot ROM stand-in: plain assembly at address 0, as a raw 16 KiB image (the SDK's
 # register headers for its addresses).

@@ -257,7 +257,7 @@ void draw_frame(std::uint32_t elapsed_s) {
 
 // ---------------------------------------------------------------- frame loop
 int main() {
-#if FLOCKSCOPE_SYS_CLOCK_KHZ != 125000
+#if FLOCKSCOPE_SYS_CLOCK_KHZ * 1000 != SYS_CLK_HZ  // (the SDK's boot clock)
   vreg_set_voltage(VREG_VOLTAGE_1_15);
   busy_wait_us(1000);  // the regulator settles before the clock goes up
   set_sys_clock_khz(FLOCKSCOPE_SYS_CLOCK_KHZ, true);

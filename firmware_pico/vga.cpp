@@ -22,8 +22,8 @@ void vga_start(const std::uint32_t* words) {
   // ---- state machines
   const uint off_h = pio_add_program(pio, &flock_hsync_program);
   const uint off_v = pio_add_program(pio, &flock_vsync_program);
-  // The pixel clock is 25 MHz, a whole number of system cycles P: 5 at 125 MHz, 8 at 200 MHz
-  // (FLOCKSCOPE_SYS_CLOCK_KHZ). The sync machines run at divider P (one instruction cycle =
+  // The pixel clock is 25 MHz, a whole number of system cycles P: 5 at 125 MHz, 6 at 150 MHz
+  // (the RP2350's), 8 at 200 MHz (FLOCKSCOPE_SYS_CLOCK_KHZ). The sync machines run at divider P (one instruction cycle =
   // one pixel), the pixel machine at divider 1 with its `out` stretched to P - 1 cycles
   // plus the `jmp`'s one: P cycles a pixel with no fractional divider (no jitter).
   const std::uint32_t pixel_cycles = clock_get_hz(clk_sys) / 25000000u;

@@ -2,7 +2,8 @@
 # Installs the Debian packages flockscope builds and tests with. Idempotent: packages
 # already installed are skipped, and apt is not touched at all when nothing is missing.
 # Uses sudo only when not root. Extra package groups: pass "firmware" for the RP2040
-# toolchain (the protocol's cross-compile check and the firmware build need it), "mpi" for
+# toolchain (the protocol's cross-compile check and the firmware build need it) and QEMU
+# (the flock step on a Cortex-M33, the Pico 2's core: tests/board), "mpi" for
 # Open MPI (`mpirun -n P flockscope sweep` and its tests; the build works without it).
 set -euo pipefail
 
@@ -20,6 +21,8 @@ for group in "$@"; do
               # firmware_pico/: fetch_sdk.sh (apt's own helper, dpkg-dev's dpkg-source), the
               # emulator (node + npm for rp2040js; a node already on the machine is kept)
               packages+=(dpkg-dev ca-certificates)
+              # the board's flock step on an emulated Cortex-M33 (mps2-an505), the Pico 2's core
+              packages+=(qemu-system-arm)
               command -v npm > /dev/null 2>&1 || packages+=(nodejs npm) ;;
     fuzz)     packages+=(clang libclang-rt-14-dev) ;;
     mpi)      packages+=(openmpi-bin libopenmpi-dev) ;;

@@ -3,7 +3,8 @@
 # where (CONTRIBUTING.md):
 #   quick     unit tests and small end-to-end runs (seconds each; the whole tier in minutes)
 #   slow      long soaks and throughput runs (a minute of mirroring, 30 fps at 2,000 boids)
-#   emulator  the real firmware image in rp2040js (needs firmware_pico/build.sh)
+#   emulator  the real firmware image in rp2040js (needs firmware_pico/build.sh); the Pico 2's
+#             UF2s and its flock step on QEMU's Cortex-M33 (needs build.sh --pico2)
 #   mpi       `mpirun -n P flockscope sweep`
 # test.sh fails when a test has no label (`ctest -N -LE .` must list none).
 

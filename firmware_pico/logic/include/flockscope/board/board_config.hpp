@@ -66,12 +66,16 @@
 
 // The system clock: the SDK's 125 MHz, or 200 MHz (the core voltage raised to 1.15 V first,
 // as the RP2040's datasheet asks from SDK 2.1 on; USB keeps its own 48 MHz PLL, VGA
-// re-derives its dividers from the clock).
+// re-derives its dividers from the clock). The RP2350 keeps the SDK's 150 MHz.
 #ifndef FLOCKSCOPE_SYS_CLOCK_KHZ
+#if PICO_RP2350
+#define FLOCKSCOPE_SYS_CLOCK_KHZ 150000
+#else
 #define FLOCKSCOPE_SYS_CLOCK_KHZ 125000
 #endif
-#if FLOCKSCOPE_SYS_CLOCK_KHZ != 125000 && FLOCKSCOPE_SYS_CLOCK_KHZ != 200000
-#error "FLOCKSCOPE_SYS_CLOCK_KHZ: 125000 or 200000 (the VGA pixel clock is 25 MHz, a whole number of cycles)"
+#endif
+#if FLOCKSCOPE_SYS_CLOCK_KHZ != 125000 && FLOCKSCOPE_SYS_CLOCK_KHZ != 150000 && FLOCKSCOPE_SYS_CLOCK_KHZ != 200000
+#error "FLOCKSCOPE_SYS_CLOCK_KHZ: 125000, 150000 or 200000 (the VGA pixel clock is 25 MHz, a whole number of cycles)"
 #endif
 
 // ---- grid

@@ -14,13 +14,14 @@
 // int (and, explicitly, from double), and ADL-found sqrt, abs_of, div_count, round_of.
 // Additions wrap (done in uint32: no undefined behaviour); nothing here allocates, throws
 // or calls the OS, so it builds for the RP2040 and the host alike (div_s32 and divmod_u32,
-// the 32-bit divisions, use the RP2040's hardware divider there and C's operators here).
+// the 32-bit divisions, use the RP2040's hardware divider there and C's operators here and
+// on the RP2350, whose Cortex-M33 divides in one instruction and has no SIO divider).
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
-#if PICO_ON_DEVICE
+#if PICO_RP2040
 #include "hardware/divider.h"
 #endif
 
@@ -32,7 +33,7 @@ namespace flockscope::board {
 // 25 cycles against 14. Interrupt-safe as the SDK's own inline divisions are: a handler's
 // division goes through those wrappers, which save and restore a divider in use.
 constexpr std::int32_t div_s32(std::int32_t a, std::int32_t b) {
-#if PICO_ON_DEVICE
+#if PICO_RP2040
   if (!std::is_constant_evaluated()) return hw_divider_s32_quotient_inlined(a, b);
 #endif
   return a / b;
@@ -41,7 +42,7 @@ struct DivModU32 {
   std::uint32_t q, r;
 };
 constexpr DivModU32 divmod_u32(std::uint32_t a, std::uint32_t b) {
-#if PICO_ON_DEVICE
+#if PICO_RP2040
   if (!std::is_constant_evaluated()) {
     hw_divider_divmod_u32_start(a, b);
     hw_divider_pause();
