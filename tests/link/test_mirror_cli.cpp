@@ -4,6 +4,8 @@
 // metrics recomputed from the recorded states; the error exits.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -162,4 +164,26 @@ TEST(MirrorCli, NoBoardOnThePortExitsOneAfterTheTimeout) {
   EXPECT_EQ(run("mirror --port /nonexistent/ttyACM9 --connect-timeout 0.5 --out " + out.string(), output), 1);
   EXPECT_NE(output.find("no board answered on /nonexistent/ttyACM9"), std::string::npos) << output;
   EXPECT_NE(output.find("no device"), std::string::npos) << output;
+}
+
+// A bad --set is said at once, from this app's table, whether or not a board answers: not
+// "no board answered" after the connect timeout.
+TEST(MirrorCli, ABadSetIsReportedBeforeAnyBoardIsAsked) {
+  const fs::path out = out_dir("badset");
+  std::string output;
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(run("mirror --port /nonexistent/ttyACM9 --connect-timeout 30 --set visualRange=abc --out " + out.string(),
+                output),
+            2);
+  EXPECT_NE(output.find("--set visualRange=abc: visualRange='abc' is not a number"), std::string::npos) << output;
+  EXPECT_EQ(run("mirror --port /nonexistent/ttyACM9 --connect-timeout 30 --set visualRange=1e9 --out " + out.string(),
+                output),
+            2);
+  EXPECT_NE(output.find("--set visualRange=1e9: visualRange=1e+09 is out of range"), std::string::npos) << output;
+  EXPECT_EQ(run("mirror --port /nonexistent/ttyACM9 --connect-timeout 30 --set visualRang=3 --out " + out.string(),
+                output),
+            2);
+  EXPECT_NE(output.find("did you mean visualRange?"), std::string::npos) << output;
+  EXPECT_EQ(output.find("no board answered"), std::string::npos) << output;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(20));  // not the 30 s timeout
 }
