@@ -78,21 +78,39 @@ struct RunningBoard {
   }
 };
 
+// `flockscope mirror --port <the board> ARGS --out <a new folder>` against the running board,
+// which is stopped afterwards (its C variables can then be read): the exit status, the
+// output, the folder (removed with the result) and its link.json (null if none).
+struct MirrorRun {
+  int rc = -1;
+  std::string output;
+  fs::path out;
+  nlohmann::json link;
+  MirrorRun() = default;
+  MirrorRun(const MirrorRun&) = delete;
+  MirrorRun& operator=(const MirrorRun&) = delete;
+  ~MirrorRun() { fs::remove_all(out); }
+};
+
+void mirror_then_stop(RunningBoard& b, const std::string& tag, const std::string& args, MirrorRun& r) {
+  r.out = fs::temp_directory_path() / ("flockscope-pico-link-" + tag + "-" + std::to_string(getpid()));
+  fs::remove_all(r.out);
+  r.rc = run("mirror --port " + b.pty.path + " " + args + " --out " + r.out.string(), r.output);
+  b.stop = 1;
+  b.t.join();
+  if (fs::exists(r.out / "link.json")) r.link = nlohmann::json::parse(std::ifstream(r.out / "link.json"));
+}
+
 }  // namespace
 
 TEST(PicoLink, MirrorSetsVisualRangeOnTheCBoardAndRecordsEveryFrame) {
   RunningBoard b(150);
   ASSERT_TRUE(b.t.joinable()) << "tiny_board_init refused the configuration";
-  const fs::path out = fs::temp_directory_path() / ("flockscope-pico-link-" + std::to_string(getpid()));
-  fs::remove_all(out);
-  std::string output;
-  const int rc = run("mirror --port " + b.pty.path + " --seconds 3 --set visualRange=30 --set maxspeed=4 --out " +
-                         out.string(),
-                     output);
-  b.stop = 1;
-  b.t.join();
-  ASSERT_EQ(rc, 0) << output;
-  const auto j = nlohmann::json::parse(std::ifstream(out / "link.json"));
+  MirrorRun r;
+  mirror_then_stop(b, "set", "--seconds 3 --set visualRange=30 --set maxspeed=4", r);
+  ASSERT_EQ(r.rc, 0) << r.output;
+  const auto& j = r.link;
+  const fs::path& out = r.out;
   EXPECT_EQ(j["board"]["name"], "tiny-c-board");
   EXPECT_EQ(j["board"]["max_boids"], MAX_BOIDS);
   EXPECT_EQ(j["on_board"], nlohmann::json({"visualRange", "protectedRange", "turnfactor", "maxspeed", "minspeed"}));
@@ -111,7 +129,6 @@ TEST(PicoLink, MirrorSetsVisualRangeOnTheCBoardAndRecordsEveryFrame) {
   EXPECT_EQ(f["boids"], 150);
   EXPECT_EQ(j["link"]["bad_crc"], 0);
   EXPECT_EQ(lines(out / "metrics.csv"), f["received"].get<std::size_t>() + 1);  // a row per board frame
-  fs::remove_all(out);
 }
 
 TEST(PicoLink, ChangesTheBoardRefusesComeBackWithItsReason) {
@@ -259,25 +276,20 @@ TEST(PicoLink, HostileHostNeverStopsTheFrameAndGetsReasons) {
 TEST(PicoLink, AStepLongerThanTheFrameStreamsWholeUntornFrames) {
   RunningBoard b(1000, 100000, 1000000);
   ASSERT_TRUE(b.t.joinable());
-  const fs::path out = fs::temp_directory_path() / ("flockscope-pico-link-slow-" + std::to_string(getpid()));
-  fs::remove_all(out);
-  std::string output;
-  const int rc = run("mirror --port " + b.pty.path + " --seconds 4 --set visualRange=30 --out " + out.string() +
-                         " --record " + (out / "slow.flkrec").string(),
-                     output);
-  b.stop = 1;
-  b.t.join();
-  ASSERT_EQ(rc, 0) << output;
-  const auto j = nlohmann::json::parse(std::ifstream(out / "link.json"));
+  MirrorRun r;
+  const fs::path rec = fs::temp_directory_path() / ("flockscope-pico-link-slow-" + std::to_string(getpid()) + ".flkrec");
+  mirror_then_stop(b, "slow", "--seconds 4 --set visualRange=30 --record " + rec.string(), r);
+  ASSERT_EQ(r.rc, 0) << r.output;
+  const auto& j = r.link;
   EXPECT_EQ(j["changes"][0]["in_force"], "30");
   const auto& f = j["frames"];
   ASSERT_GE(f["received"].get<int>(), 20);
   EXPECT_GE(f["complete"].get<double>(), 0.95 * f["received"].get<double>()) << f.dump();
   EXPECT_EQ(f["boids"], 1000);
-  const auto torn = testsupport::count_torn_boids(flockscope::Recording::load(out / "slow.flkrec"));
+  const auto torn = testsupport::count_torn_boids(flockscope::Recording::load(rec));
+  fs::remove(rec);
   EXPECT_GE(torn.pairs, 15u);
   EXPECT_EQ(torn.torn, 0u) << torn.torn << " of " << torn.boids << " boid steps; worst " << torn.worst << " px";
-  fs::remove_all(out);
 }
 
 // A step of 1.2 s: the board answers only between steps, so an ack can take that long. The
@@ -286,23 +298,16 @@ TEST(PicoLink, AStepLongerThanTheFrameStreamsWholeUntornFrames) {
 TEST(PicoLink, ASlowBoardsAcknowledgementIsWaitedFor) {
   RunningBoard b(100, 1200000);
   ASSERT_TRUE(b.t.joinable());
-  const fs::path out = fs::temp_directory_path() / ("flockscope-pico-link-ack-" + std::to_string(getpid()));
-  fs::remove_all(out);
-  std::string output;
-  const int rc = run("mirror --port " + b.pty.path + " --seconds 3 --set visualRange=30 --set maxspeed=5 --out " +
-                         out.string(),
-                     output);
-  b.stop = 1;
-  b.t.join();
-  ASSERT_EQ(rc, 0) << output;
-  const auto j = nlohmann::json::parse(std::ifstream(out / "link.json"));
+  MirrorRun r;
+  mirror_then_stop(b, "ack", "--seconds 3 --set visualRange=30 --set maxspeed=5", r);
+  ASSERT_EQ(r.rc, 0) << r.output;
+  const auto& j = r.link;
   ASSERT_EQ(j["changes"].size(), 2u);
   EXPECT_EQ(j["changes"][0]["in_force"], "30");
   EXPECT_EQ(j["changes"][1]["in_force"], "5");
   EXPECT_EQ(visualRange, 30 << 15);
   EXPECT_EQ(j["link"]["unanswered"], 0);
   EXPECT_GE(j["link"]["board_frame_ms"].get<double>(), 1000.0);
-  fs::remove_all(out);
 }
 
 namespace {
@@ -315,19 +320,16 @@ void inject(const Pty& pty, const proto::Message& m, std::uint16_t seq) { put(pt
 TEST(PicoLink, APausedBoardGivesOneRowPerStep) {
   RunningBoard b(50);
   ASSERT_TRUE(b.t.joinable());
-  const fs::path out = fs::temp_directory_path() / ("flockscope-pico-link-pause-" + std::to_string(getpid()));
-  fs::remove_all(out);
-  std::string output;
   std::thread pauser([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     inject(b.pty, proto::make_command(proto::CommandId::kPause), 40000);
   });
-  const int rc = run("mirror --port " + b.pty.path + " --seconds 4 --out " + out.string(), output);
+  MirrorRun r;
+  mirror_then_stop(b, "pause", "--seconds 4", r);
   pauser.join();
-  b.stop = 1;
-  b.t.join();
-  ASSERT_EQ(rc, 0) << output;
-  const auto j = nlohmann::json::parse(std::ifstream(out / "link.json"));
+  ASSERT_EQ(r.rc, 0) << r.output;
+  const auto& j = r.link;
+  const fs::path& out = r.out;
   const auto& f = j["frames"];
   EXPECT_GE(f["repeated"].get<int>(), 30) << f.dump();  // 2.5 s paused at 30 fps
   EXPECT_EQ(lines(out / "metrics.csv"), f["received"].get<std::size_t>() + 1);
@@ -337,7 +339,6 @@ TEST(PicoLink, APausedBoardGivesOneRowPerStep) {
   std::set<std::string> steps;
   for (std::size_t i = 1; i < rows.size(); ++i) steps.insert(rows[i].substr(0, rows[i].find(',')));
   EXPECT_EQ(steps.size(), rows.size() - 1);
-  fs::remove_all(out);
 }
 
 // A reset in the middle of a mirror starts the board's frame numbers again: counted as a
@@ -345,21 +346,16 @@ TEST(PicoLink, APausedBoardGivesOneRowPerStep) {
 TEST(PicoLink, AResetMidMirrorIsARestartNotMissedFrames) {
   RunningBoard b(50);
   ASSERT_TRUE(b.t.joinable());
-  const fs::path out = fs::temp_directory_path() / ("flockscope-pico-link-reset-" + std::to_string(getpid()));
-  fs::remove_all(out);
-  std::string output;
   std::thread resetter([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(2500));
     inject(b.pty, proto::make_command(proto::CommandId::kReset, 7), 40001);
   });
-  const int rc = run("mirror --port " + b.pty.path + " --seconds 4 --out " + out.string(), output);
+  MirrorRun r;
+  mirror_then_stop(b, "reset", "--seconds 4", r);
   resetter.join();
-  b.stop = 1;
-  b.t.join();
-  ASSERT_EQ(rc, 0) << output;
-  const auto j = nlohmann::json::parse(std::ifstream(out / "link.json"));
+  ASSERT_EQ(r.rc, 0) << r.output;
+  const auto& j = r.link;
   const auto& f = j["frames"];
   EXPECT_EQ(f["restarts"], 1) << f.dump();
   EXPECT_LE(f["missed"].get<int>(), 3) << f.dump();
-  fs::remove_all(out);
 }
