@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -23,6 +24,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string>
+#include <thread>
 #include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
@@ -176,12 +178,12 @@ int run_board(const BoardArgs& a) {
   std::uint64_t last_report = now_us();
   while (!g_stop && (a.frames == 0 || b->pacer().frames() < a.frames)) {
     const std::uint64_t deadline = b->run_frame(pty, now_us);
-    // The wait: keep the output flowing, wake at least every millisecond.
+    // The wait: keep the output flowing, every millisecond. A sleep, not a poll for room to
+    // write: a pseudo-terminal almost always has room (and reports a hang-up at once while
+    // nobody holds it open), so such a poll would spin a core for the whole wait.
     for (std::uint64_t t = now_us(); t < deadline && !g_stop; t = now_us()) {
       b->pump(pty);
-      const std::uint64_t left_ms = (deadline - t + 999) / 1000;
-      pollfd p{pty.fd(), POLLOUT, 0};
-      ::poll(&p, 1, int(left_ms < 1 ? 1 : 1));
+      std::this_thread::sleep_for(std::chrono::microseconds(std::min<std::uint64_t>(deadline - t, 1000)));
     }
     if (!a.quiet && now_us() - last_report >= 10000000) {
       last_report = now_us();

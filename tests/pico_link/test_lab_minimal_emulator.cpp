@@ -257,7 +257,8 @@ TEST(LabMinimalEmulator, StepsOf3And7FrameTimesStreamWholeFramesAndAcknowledgeTr
     ASSERT_GE(f["received"].get<int>(), 15);
     EXPECT_GE(f["complete"].get<double>(), 0.95 * f["received"].get<double>()) << f.dump();
     EXPECT_EQ(f["boids"], 400);
-    const auto torn = testsupport::count_torn_boids(flockscope::Recording::load(out / "slow.flkrec"));
+    const auto torn = testsupport::count_torn_boids(flockscope::Recording::load(out / "slow.flkrec"),
+                                                    testsupport::whole_steps(out / "metrics.csv"));
     std::printf("%s: %zu consecutive frame pairs, %zu boid steps, worst %.4f px\n", image, torn.pairs, torn.boids,
                 torn.worst);
     EXPECT_GE(torn.pairs, 10u);
