@@ -356,6 +356,18 @@ struct BoardLink::Impl {
     seq_to_request.clear();
   }
 
+  // A request's end by the board's ack (and the reason its log gave just before).
+  static RequestDone answered(std::uint32_t request, const Message& req, Clock::time_point first,
+                              const protocol::Ack& ack, const std::string& reason) {
+    RequestDone d = describe_request(request, req);
+    d.status = ack.status;
+    d.value = ack.value;
+    d.reason = reason;
+    d.outcome = protocol::is_accepted(ack.status) ? Outcome::kAccepted : Outcome::kRejected;
+    d.rtt_ms = ms_between(first, Clock::now());
+    return d;
+  }
+
   // The board's frame time as this app sees it (0 before its first stats).
   double board_frame_ms() const { return std::max(stats_interval_ms, announced_ms); }
   double request_timeout_ms() const { return opt.request_timeout_ms + 2 * board_frame_ms(); }
@@ -384,12 +396,7 @@ struct BoardLink::Impl {
     const std::uint32_t request = it->second;
     for (auto p = pending.begin(); p != pending.end(); ++p) {
       if (p->request != request) continue;
-      RequestDone d = describe_request(request, p->msg);
-      d.status = m.ack.status;
-      d.value = m.ack.value;
-      d.reason = reason;
-      d.outcome = protocol::is_accepted(m.ack.status) ? Outcome::kAccepted : Outcome::kRejected;
-      d.rtt_ms = ms_between(p->first, Clock::now());
+      const RequestDone d = answered(request, p->msg, p->first, m.ack, reason);
       with_status([&](LinkStatus& st) {
         ++(d.outcome == Outcome::kAccepted ? st.counters.accepted : st.counters.rejected);
         if (d.type == MsgType::kParamChange) st.counters.last_rtt_ms = d.rtt_ms;
@@ -408,12 +415,7 @@ struct BoardLink::Impl {
     const auto it = expired.find(m.ack.ref_seq);
     if (it == expired.end()) return;
     const Expired e = it->second;
-    RequestDone d = describe_request(e.request, e.msg);
-    d.status = m.ack.status;
-    d.value = m.ack.value;
-    d.reason = reason;
-    d.outcome = protocol::is_accepted(m.ack.status) ? Outcome::kAccepted : Outcome::kRejected;
-    d.rtt_ms = ms_between(e.first, Clock::now());
+    RequestDone d = answered(e.request, e.msg, e.first, m.ack, reason);
     d.late = true;
     with_status([](LinkStatus& st) { ++st.counters.late_acks; });
     push(d);
