@@ -182,6 +182,15 @@ py::dict metrics_dict(std::uint64_t step, double time, const Metrics& m) {
   return d;
 }
 
+// (P, 4) float32: x, y, vx, vy of each predator (a copy: there are few).
+py::array_t<float> predators_array(const std::vector<Predator>& pr) {
+  py::array_t<float> out({pr.size(), std::size_t(4)});
+  auto w = out.mutable_unchecked<2>();
+  for (std::size_t i = 0; i < pr.size(); ++i)
+    w(py::ssize_t(i), 0) = pr[i].x, w(py::ssize_t(i), 1) = pr[i].y, w(py::ssize_t(i), 2) = pr[i].vx, w(py::ssize_t(i), 3) = pr[i].vy;
+  return out;
+}
+
 // ---------------------------------------------------------------- the flock
 // The engine behind a Python Flock. Views of its state hold a reference to it, so a reset
 // (a new engine) never frees memory that an old view still reads.
@@ -305,13 +314,7 @@ struct PyFlock {
     return out;
   }
   // Predators are few and their array may be re-made when their number changes: a copy.
-  py::array_t<float> predators() const {
-    const auto& pr = flock->predators();
-    py::array_t<float> out({py::ssize_t(pr.size()), py::ssize_t(4)});
-    auto w = out.mutable_unchecked<2>();
-    for (std::size_t i = 0; i < pr.size(); ++i) w(i, 0) = pr[i].x, w(i, 1) = pr[i].y, w(i, 2) = pr[i].vx, w(i, 3) = pr[i].vy;
-    return out;
-  }
+  py::array_t<float> predators() const { return predators_array(flock->predators()); }
 };
 
 // ---------------------------------------------------------------- sweeps
@@ -394,11 +397,7 @@ py::dict read_recording(const std::string& file) {
     for (std::size_t k = 0; k < fr.boids.size(); ++k)
       w(k, 0) = fr.boids.x[k], w(k, 1) = fr.boids.y[k], w(k, 2) = fr.boids.vx[k], w(k, 3) = fr.boids.vy[k];
     states.append(s);
-    py::array_t<float> p({fr.predators.size(), std::size_t(4)});
-    auto wp = p.mutable_unchecked<2>();
-    for (std::size_t k = 0; k < fr.predators.size(); ++k)
-      wp(k, 0) = fr.predators[k].x, wp(k, 1) = fr.predators[k].y, wp(k, 2) = fr.predators[k].vx, wp(k, 3) = fr.predators[k].vy;
-    predators.append(p);
+    predators.append(predators_array(fr.predators));
   }
   py::dict d;
   d["metrics"] = metrics;
@@ -547,15 +546,11 @@ struct PyBoard {
     auto wp = pos.mutable_unchecked<2>();
     auto wv = vel.mutable_unchecked<2>();
     for (std::size_t i = 0; i < f.size(); ++i) wp(i, 0) = f.x[i], wp(i, 1) = f.y[i], wv(i, 0) = f.vx[i], wv(i, 1) = f.vy[i];
-    py::array_t<float> pr({f.predators.size(), std::size_t(4)});
-    auto wr = pr.mutable_unchecked<2>();
-    for (std::size_t i = 0; i < f.predators.size(); ++i)
-      wr(i, 0) = f.predators[i].x, wr(i, 1) = f.predators[i].y, wr(i, 2) = f.predators[i].vx, wr(i, 3) = f.predators[i].vy;
     py::dict d;
     d["frame"] = f.frame;
     d["positions"] = pos;
     d["velocities"] = vel;
-    d["predators"] = pr;
+    d["predators"] = predators_array(f.predators);
     d["complete"] = f.state_complete;
     d["metrics_from_state"] = link::metrics_from_state(f);
     // As `flockscope mirror` writes them: the board's frame number as the step, dt per frame.

@@ -28,9 +28,10 @@ def cli(*args, check=True):
     return subprocess.run([FLOCKSCOPE_BIN, *map(str, args)], capture_output=True, text=True, check=check, timeout=600)
 
 
-def wait_for(path, seconds):
+def wait_for(path, seconds, proc=None):
+    """Waits until `path` exists, `seconds` pass or `proc` ends."""
     end = time.monotonic() + seconds
-    while not os.path.exists(path) and time.monotonic() < end:
+    while not os.path.exists(path) and time.monotonic() < end and (proc is None or proc.poll() is None):
         time.sleep(0.05)
     return os.path.exists(path)
 
@@ -42,7 +43,7 @@ class _Child:
             os.remove(link)
         self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, start_new_session=group)
         self.group = group
-        wait_for(link, seconds)
+        wait_for(link, seconds, self.proc)
 
     def stop(self):
         if self.proc.poll() is None:

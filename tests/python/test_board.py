@@ -41,6 +41,9 @@ class BoardChecks:
         self.assertEqual(f.metrics["step"], f.frame)
         self.assertGreater(f.metrics["diameter"], 0)
         self.assertTrue(all(a.frame < c.frame for a, c in zip(frames, frames[1:])))
+        st = b.status()
+        print(f"\n{st['board']}: last request answered in {st['last_rtt_ms']:.1f} ms, frame {f.frame} with "
+              f"{len(f.positions)} boids, diameter {f.metrics['diameter']:.1f} px")
 
 
 class VirtualBoard(unittest.TestCase, BoardChecks):
