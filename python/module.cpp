@@ -91,7 +91,8 @@ void set_value(Params& p, const ParamDef& def, py::handle v) {
       const long long i = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
       x = overflow > 0 ? INFINITY : overflow < 0 ? -INFINITY : double(i);
     } else {
-      x = v.cast<double>();
+      x = PyFloat_AsDouble(v.ptr());  // numpy scalars; an array of several raises TypeError
+      if (x == -1.0 && PyErr_Occurred()) throw py::error_already_set();
     }
     err = set_param(p, def, x);
   } else {

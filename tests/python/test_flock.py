@@ -179,6 +179,7 @@ class BadInput(unittest.TestCase):
     def test_wrong_types_are_type_errors(self):
         f = fs.Flock(boids=100)
         for bad in ({"visualRange": "30"}, {"visualRange": None}, {"visualRange": [1]}, {"visualRange": True},
+                    {"visualRange": np.array([1.0, 2.0])}, {"visualRange": 1j},
                     {"dynamicbias": "yes"}):
             with self.assertRaises(TypeError, msg=str(bad)):
                 f.set(**bad)
