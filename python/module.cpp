@@ -75,7 +75,8 @@ std::string type_name(py::handle v) { return py::str(py::type::of(v).attr("__nam
 void set_value(Params& p, const ParamDef& def, py::handle v) {
   const std::string key(def.name);
   std::optional<std::string> err;
-  const bool is_bool = py::isinstance<py::bool_>(v) || (py::hasattr(v, "dtype") && py::str(v.attr("dtype").attr("kind")).cast<std::string>() == "b");
+  const bool is_bool = py::isinstance<py::bool_>(v) ||
+                       (py::hasattr(v, "dtype") && py::str(v.attr("dtype").attr("kind")).cast<std::string>() == "b");
   if (py::isinstance<py::str>(v)) {
     if (def.kind != ParamKind::Choice)
       throw py::type_error(key + " takes " + (def.kind == ParamKind::Bool ? "True or False" : "a number") + ", not str");
@@ -86,7 +87,7 @@ void set_value(Params& p, const ParamDef& def, py::handle v) {
   } else if (PyNumber_Check(v.ptr()) && !PyComplex_Check(v.ptr()) && py::hasattr(v, "__float__")) {
     double x = 0;
     if (PyLong_Check(v.ptr())) {
-      // Exact for any int: one past the range reads as out of range, not as a rounded value.
+      // An int beyond 64 bits is out of every range: taken as infinite, not as an overflow error.
       int overflow = 0;
       const long long i = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
       x = overflow > 0 ? INFINITY : overflow < 0 ? -INFINITY : double(i);

@@ -11,8 +11,10 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLOCKSCOPE_TESTS=OFF -
 cmake --build build --target flockscope_python -j"$(nproc)"
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-$SUDO cmake --install build --component python
+$SUDO env ${DESTDIR:+DESTDIR="$DESTDIR"} cmake --install build --component python
 py=$(sed -n 's/^FLOCKSCOPE_PYTHON_EXECUTABLE:INTERNAL=//p' build/CMakeCache.txt)
+# A staged install (DESTDIR=..., for a package) is not on any Python's path yet.
+[ -z "${DESTDIR:-}" ] || exit 0
 (cd / && "$py" -c "import flockscope, sys; print('install-python: flockscope', flockscope.__version__, 'for', sys.executable)")
 # Another python3 first on PATH (pyenv, a virtualenv) has its own site folder and neither
 # Debian's numpy nor pandas: say which one has the module.
