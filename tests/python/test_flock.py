@@ -88,6 +88,24 @@ class SameAsTheCommandLine(unittest.TestCase):
         df = f.run(10, every=4)
         self.assertEqual(list(df["step"]), [0, 4, 8, 10])
 
+    def test_step_releases_the_gil(self):
+        f = fs.Flock(boids=20000, seed=4, threads=1)
+        ticks = []
+        stop = threading.Event()
+
+        def count():
+            while not stop.is_set():
+                ticks.append(1)
+                time.sleep(0.001)
+        t = threading.Thread(target=count)
+        t.start()
+        try:
+            f.step(100)
+        finally:
+            stop.set()
+            t.join()
+        self.assertGreater(len(ticks), 5, "another Python thread ran while the engine stepped")
+
     def test_threads_do_not_change_the_state(self):
         a = fs.Flock(boids=3000, seed=9, threads=1)
         b = fs.Flock(boids=3000, seed=9, threads=2)
