@@ -76,8 +76,9 @@ begin "dependencies"
 groups=()
 has_stage firmware && groups+=(firmware)
 has_stage fuzz && groups+=(fuzz)
-if has_stage release || has_stage asan; then groups+=(mpi firmware); fi
-[ "$quick" -eq 1 ] && groups+=(firmware)  # the protocol's RP2040 cross-compile check is quick
+if has_stage release || has_stage asan; then groups+=(mpi firmware python); fi
+# The protocol's RP2040 cross-compile check and the Python module's tests are quick.
+[ "$quick" -eq 1 ] && groups+=(firmware python)
 scripts/install-deps.sh "${groups[@]}"
 end deps
 

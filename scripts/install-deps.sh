@@ -4,7 +4,9 @@
 # Uses sudo only when not root. Extra package groups: pass "firmware" for the RP2040
 # toolchain (the protocol's cross-compile check and the firmware build need it) and QEMU
 # (the flock step on a Cortex-M33, the Pico 2's core: tests/board), "mpi" for
-# Open MPI (`mpirun -n P flockscope sweep` and its tests; the build works without it).
+# Open MPI (`mpirun -n P flockscope sweep` and its tests; the build works without it),
+# "python" for the Python module (pybind11, Debian's numpy and pandas) and what its tests
+# and notebook use (matplotlib, nbclient, ipykernel).
 set -euo pipefail
 
 packages=(
@@ -26,7 +28,9 @@ for group in "$@"; do
               command -v npm > /dev/null 2>&1 || packages+=(nodejs npm) ;;
     fuzz)     packages+=(clang libclang-rt-14-dev) ;;
     mpi)      packages+=(openmpi-bin libopenmpi-dev) ;;
-    *) echo "install-deps: unknown group '$group' (known: firmware, fuzz, mpi)" >&2; exit 2 ;;
+    python)   packages+=(python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pandas
+                         python3-matplotlib python3-nbclient python3-nbformat python3-ipykernel) ;;
+    *) echo "install-deps: unknown group '$group' (known: firmware, fuzz, mpi, python)" >&2; exit 2 ;;
   esac
 done
 

@@ -65,9 +65,12 @@ fs::path resolve_preset(std::string_view name_or_file) {
   }
   const fs::path bundled = preset_dir() / (std::string(name_or_file) + ".json");
   if (!fs::exists(bundled)) {
+    const auto names = preset_names();
     std::string known;
-    for (const auto& n : preset_names()) known += (known.empty() ? "" : ", ") + n;
-    throw InputError("unknown preset '" + std::string(name_or_file) + "' (known: " + known + ")");
+    for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+    const auto best = nearest_name(name_or_file, names);
+    throw InputError("unknown preset '" + std::string(name_or_file) + "' (" +
+                     (best.empty() ? "" : "did you mean " + std::string(best) + "? ") + "known: " + known + ")");
   }
   return bundled;
 }

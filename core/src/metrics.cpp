@@ -364,25 +364,53 @@ Metrics compute_metrics(const Flock& f, const MetricsOptions& opt) {
   return compute_metrics(view_of(f), cluster_radius(f.params()), opt);
 }
 
+std::span<const MetricsColumn> metrics_table() {
+  using M = const Metrics&;
+  static constexpr MetricsColumn table[] = {
+      {"step", true, [](std::uint64_t s, double, M) { return double(s); }},
+      {"time", false, [](std::uint64_t, double t, M) { return t; }},
+      {"diameter", false, [](std::uint64_t, double, M m) { return m.diameter; }},
+      {"centroid_x", false, [](std::uint64_t, double, M m) { return m.centroid_x; }},
+      {"centroid_y", false, [](std::uint64_t, double, M m) { return m.centroid_y; }},
+      {"polarisation", false, [](std::uint64_t, double, M m) { return m.polarisation; }},
+      {"mean_speed", false, [](std::uint64_t, double, M m) { return m.mean_speed; }},
+      {"mean_nn_distance", false, [](std::uint64_t, double, M m) { return m.mean_nn_distance; }},
+      {"clusters", true, [](std::uint64_t, double, M m) { return double(m.clusters); }},
+      {"share_right", false, [](std::uint64_t, double, M m) { return m.share_right; }},
+      {"share_left", false, [](std::uint64_t, double, M m) { return m.share_left; }},
+      {"perched", true, [](std::uint64_t, double, M m) { return double(m.perched); }},
+      {"speed_down", false, [](std::uint64_t, double, M m) { return m.speed_down; }},
+      {"speed_up", false, [](std::uint64_t, double, M m) { return m.speed_up; }},
+      {"food_distance", false, [](std::uint64_t, double, M m) { return m.food_distance; }, true},
+      {"predator_distance", false, [](std::uint64_t, double, M m) { return m.predator_distance; }, true},
+  };
+  return table;
+}
+
 const std::vector<std::string>& metrics_columns() {
-  static const std::vector<std::string> cols = {"step", "time", "diameter", "centroid_x", "centroid_y",
-                                                "polarisation", "mean_speed", "mean_nn_distance", "clusters",
-                                                "share_right", "share_left", "perched", "speed_down", "speed_up",
-                                                "food_distance", "predator_distance"};
+  static const std::vector<std::string> cols = [] {
+    std::vector<std::string> c;
+    for (const auto& col : metrics_table()) c.emplace_back(col.name);
+    return c;
+  }();
   return cols;
 }
 
 std::string metrics_row(std::uint64_t step, double time, const Metrics& m) {
-  char buf[640];
-  int k = std::snprintf(buf, sizeof buf, "%llu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%.9g,%.9g,%zu,%.9g,%.9g",
-                        static_cast<unsigned long long>(step), time, m.diameter, m.centroid_x, m.centroid_y,
-                        m.polarisation, m.mean_speed, m.mean_nn_distance, m.clusters, m.share_right, m.share_left,
-                        m.perched, m.speed_down, m.speed_up);
-  // Nothing to measure (no food, no predator): an empty cell, never "nan".
-  for (double v : {m.food_distance, m.predator_distance})
-    k += std::isnan(v) ? std::snprintf(buf + k, sizeof buf - std::size_t(k), ",")
-                       : std::snprintf(buf + k, sizeof buf - std::size_t(k), ",%.9g", v);
-  return buf;
+  std::string row;
+  char buf[64];
+  const auto table = metrics_table();
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const MetricsColumn& col = table[i];
+    if (i > 0) row += ',';
+    const double v = col.value(step, time, m);
+    // Nothing to measure (no food, no predator): an empty cell, never "nan".
+    if (col.nan_is_empty && std::isnan(v)) continue;
+    // Whole-number columns exactly (a double holds every count and step below 2^53).
+    std::snprintf(buf, sizeof buf, col.whole ? "%.0f" : "%.9g", v);
+    row += buf;
+  }
+  return row;
 }
 
 }  // namespace flockscope

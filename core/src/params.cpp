@@ -87,29 +87,10 @@ const ParamDef* find_param(std::string_view name) {
 }
 
 std::string unknown_param(std::string_view name) {
-  // Edit distance (case-insensitive: a wrong case costs nothing); the nearest name within two
-  // edits is suggested.
-  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
-  auto distance = [&](std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-      std::size_t diag = row[0];
-      row[0] = i;
-      for (std::size_t j = 1; j <= b.size(); ++j) {
-        const std::size_t up = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1)});
-        diag = up;
-      }
-    }
-    return row[b.size()];
-  };
-  const ParamDef* best = nullptr;
-  std::size_t best_d = 3;
-  for (const auto& d : kTable)
-    if (const std::size_t k = distance(name, d.name); k < best_d) best = &d, best_d = k;
+  std::vector<std::string_view> names;
+  for (const auto& d : kTable) names.push_back(d.name);
   std::string msg = "unknown parameter '" + std::string(name) + "'";
-  if (best) msg += " (did you mean " + std::string(best->name) + "?)";
+  if (const auto best = nearest_name(name, names); !best.empty()) msg += " (did you mean " + std::string(best) + "?)";
   return msg;
 }
 

@@ -13,7 +13,8 @@ namespace flockscope::experiments {
 
 double formation_radius(const Params& p, const SummaryOptions& o) { return std::min(cluster_radius(p), o.form_radius); }
 
-RunSummary summarise_run(const Params& p, std::uint64_t steps, SweepKind kind, const SummaryOptions& o) {
+RunSummary summarise_run(const Params& p, std::uint64_t steps, SweepKind kind, const SummaryOptions& o,
+                         const std::atomic<bool>* cancel) {
   Flock flock(p);
   flock.set_threads(1);
   RunSummary r;
@@ -86,6 +87,10 @@ RunSummary summarise_run(const Params& p, std::uint64_t steps, SweepKind kind, c
 
   sample(0);
   for (std::uint64_t step = 1; step <= steps; ++step) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) {
+      r.cancelled = true;
+      return r;
+    }
     flock.step();
     sample(step);
   }

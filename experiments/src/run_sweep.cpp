@@ -193,7 +193,8 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
     try {
       while (const auto id = take()) {
         const RunPoint pt = run_point(s, *id);
-        const RunSummary r = summarise_run(pt.params, s.steps, s.kind, s.summary);
+        const RunSummary r = summarise_run(pt.params, s.steps, s.kind, s.summary, o.drop_runs_in_flight ? o.stop : nullptr);
+        if (r.cancelled) break;
         keep(pt.id, runs_row(s, pt, r), r.boid_steps);
       }
     } catch (...) {

@@ -7,6 +7,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "flockscope/core/flock.hpp"
@@ -66,6 +67,17 @@ void add_neighbour_metrics(Metrics& m, const PointsView& pts, double cluster_rad
 // which stay 0) on `threads` threads. Fixed blocks summed in order: the same result on any thread count, equal to
 // compute_metrics() to rounding (about 1e-12 relative), not bit for bit.
 Metrics compute_step_metrics(const PointsView& pts, int threads);
+
+// One column of the metrics table (metrics.csv, the Python module's DataFrames): its name,
+// whether it holds whole numbers (step, clusters, perched), and its value in the row of a
+// step. nan_is_empty: NaN means nothing to measure, written as an empty cell.
+struct MetricsColumn {
+  std::string_view name;
+  bool whole;
+  double (*value)(std::uint64_t step, double time, const Metrics& m);
+  bool nan_is_empty = false;
+};
+std::span<const MetricsColumn> metrics_table();
 
 // Column names of the metrics table, in the order metrics_row() writes them.
 const std::vector<std::string>& metrics_columns();

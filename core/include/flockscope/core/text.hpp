@@ -1,6 +1,7 @@
 // Text helpers shared by the parsers of user input (parameters, grids, CSV tables).
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string_view>
@@ -35,6 +36,32 @@ inline bool parse_double(std::string_view t, double& v) {
   if (t == "inf" || t == "infinity") return v = INFINITY, true;
   auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
   return ec == std::errc() && ptr == t.data() + t.size() && !t.empty();
+}
+
+// The candidate nearest to `name` within two edits (a wrong case costs nothing), or an empty
+// view when none is that close: the "did you mean" of an unknown name.
+template <class Names>
+std::string_view nearest_name(std::string_view name, const Names& candidates) {
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+  auto distance = [&](std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      std::size_t diag = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1)});
+        diag = up;
+      }
+    }
+    return row[b.size()];
+  };
+  std::string_view best;
+  std::size_t best_d = 3;
+  for (const auto& c : candidates)
+    if (const std::size_t k = distance(name, c); k < best_d) best = c, best_d = k;
+  return best;
 }
 
 }  // namespace flockscope

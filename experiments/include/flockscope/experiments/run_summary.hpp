@@ -4,6 +4,7 @@
 // summarise_run(run_point(spec, id).params, ...).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "flockscope/core/params.hpp"
@@ -50,6 +51,7 @@ struct RunSummary {
   double final_share_right = 0, mean_share_right = 0;
   std::int64_t scouts1 = 0, scouts2 = 0;
   std::uint64_t boid_steps = 0;
+  bool cancelled = false;  // `cancel` became true before the last step: the rest is not set
 };
 
 // The flock counts as formed when every boid is linked to every other through boids closer
@@ -59,7 +61,9 @@ struct RunSummary {
 // they have moved at all.
 double formation_radius(const Params& p, const SummaryOptions& o);
 
-// Runs one flock single-threaded and measures it. Deterministic.
-RunSummary summarise_run(const Params& p, std::uint64_t steps, SweepKind kind, const SummaryOptions& o);
+// Runs one flock single-threaded and measures it. Deterministic. When `cancel` becomes true
+// the run ends before its next step, marked cancelled.
+RunSummary summarise_run(const Params& p, std::uint64_t steps, SweepKind kind, const SummaryOptions& o,
+                         const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace flockscope::experiments

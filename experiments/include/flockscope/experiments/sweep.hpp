@@ -165,6 +165,9 @@ struct SweepOptions {
   double progress_interval = 0.1;
   // Stop cleanly (finished runs kept) when it becomes true, e.g. set by a SIGINT handler.
   const std::atomic<bool>* stop = nullptr;
+  // When `stop` becomes true, also end the runs in flight at their next step (dropped, as if
+  // never started) instead of finishing them: a stop within a step, whatever a run costs.
+  bool drop_runs_in_flight = false;
   // Stop after this many new runs (0: no limit): an interruption on demand, for tests.
   std::uint64_t max_new_runs = 0;
   // Told of each stored row that a resume drops because it does not parse (its run is made
