@@ -17,6 +17,7 @@
 #include "flockscope/core/flock.hpp"
 #include "flockscope/core/metrics.hpp"
 #include "flockscope/core/recording.hpp"
+#include "link/frame_assembler.hpp"
 
 namespace flockscope::gui {
 
@@ -50,9 +51,10 @@ class BoidSource {
   // Whether metrics() has this state's nearest-neighbour distance and clusters (they cost
   // more and are computed at most once per drawn frame); false: those fields mean nothing.
   virtual bool has_neighbour_metrics() const { return true; }
-  // Whether metrics() was computed from every boid of this state (false: a board's own
-  // metrics message stands in for a partial frame or a board that sends no state).
-  virtual bool metrics_from_state() const { return true; }
+  // Where metrics() came from (link::MetricsSource): every boid of this state, a board's own
+  // metrics message standing in (a partial frame, a board that sends no state), or the boids
+  // that arrived of a partial frame.
+  virtual link::MetricsSource metrics_source() const { return link::MetricsSource::kState; }
   virtual std::uint64_t step() const = 0;
   virtual double time() const = 0;
 

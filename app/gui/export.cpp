@@ -86,8 +86,9 @@ std::string series_csv(const PlotData& d, const ShownSeries& shown, std::size_t 
     if (shown.speed_up) optional(d.speed_up.y(), i, "%.17g");
     if (shown.food_distance) optional(d.food_distance.y(), i, "%.17g");
     if (shown.predator_distance) optional(d.predator_distance.y(), i, "%.17g");
-    const bool state = i >= d.from_state.size() || d.from_state[i];
-    out += state ? ",state," : ",board,";
+    out += ',';
+    out += link::to_string(i < d.sources.size() ? d.sources[i] : link::MetricsSource::kState);
+    out += ',';
     out += std::to_string(runs.at(t));
     out += '\n';
   }

@@ -108,7 +108,7 @@ void GuiApp::set_source(std::unique_ptr<BoidSource> s) {
   if (const Timeline* tl = source_->timeline()) {
     // A replay plots all of its run at once; a playhead follows the frame shown.
     for (std::size_t i = 0; i < tl->frames(); ++i)
-      frame_times_.push_back(plots_.push(tl->metrics_at(i), tl->time_at(i), tl->step_at(i), true, true));
+      frame_times_.push_back(plots_.push(tl->metrics_at(i), tl->time_at(i), tl->step_at(i), true));
     source_moved_ = true;
     return;
   }
@@ -222,7 +222,7 @@ void GuiApp::record_frame() {
 
 void GuiApp::push_plot_point() {
   const Metrics& m = source_->metrics();
-  plots_.push(m, source_->time(), source_->step(), source_->has_neighbour_metrics(), source_->metrics_from_state());
+  plots_.push(m, source_->time(), source_->step(), source_->has_neighbour_metrics(), source_->metrics_source());
   view_.push_centroid(m.centroid_x, m.centroid_y);
 }
 

@@ -17,14 +17,14 @@ void PlotData::clear() {
   steps.clear();
   nn.clear();
   clusters.clear();
-  from_state.clear();
+  sources.clear();
   board_spans.clear();
   resets.clear();
   param_changes.clear();
   time_offset = 0;
 }
 
-double PlotData::push(const Metrics& m, double time, std::uint64_t step, bool neighbours, bool state) {
+double PlotData::push(const Metrics& m, double time, std::uint64_t step, bool neighbours, link::MetricsSource source) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   double t = time_offset + time;
   if (!diameter.t().empty() && t < diameter.t().back()) {
@@ -45,7 +45,7 @@ double PlotData::push(const Metrics& m, double time, std::uint64_t step, bool ne
   steps.push_back(double(step));
   nn.push_back(neighbours ? m.mean_nn_distance : kNaN);
   clusters.push_back(neighbours ? double(m.clusters) : kNaN);
-  mark_source(t, state);
+  mark_source(t, source);
   return t;
 }
 
@@ -59,10 +59,10 @@ void PlotData::mark_param_change() {
   if (!diameter.t().empty()) param_changes.push_back(diameter.t().back());
 }
 
-void PlotData::mark_source(double t, bool state) {
-  const bool after_board = !from_state.empty() && !from_state.back();
-  from_state.push_back(state ? 1 : 0);
-  if (state) return;
+void PlotData::mark_source(double t, link::MetricsSource source) {
+  const bool after_board = !sources.empty() && sources.back() != link::MetricsSource::kState;
+  sources.push_back(source);
+  if (source == link::MetricsSource::kState) return;
   if (after_board && !board_spans.empty())
     board_spans.back().t1 = t;
   else

@@ -7,6 +7,7 @@
 
 #include "flockscope/core/metrics.hpp"
 #include "flockscope/core/params.hpp"
+#include "link/frame_assembler.hpp"
 #include "plot_widget.hpp"
 
 namespace flockscope::gui {
@@ -24,27 +25,29 @@ struct PlotData {
   // Nearest-neighbour distance and clusters of each point; NaN where they were not computed
   // for that step (they cost more: once per drawn frame).
   std::vector<double> nn, clusters;
-  // Per point: 1 when its metrics came from all of the state, 0 when a board's own metrics
-  // message stood in (a partial frame, a board sending no state).
-  std::vector<std::uint8_t> from_state;
-  // The stretches of plot time whose points are a board's own metrics (shaded on the plots).
+  // Per point: where its metrics came from (all of the state, a board's own metrics message,
+  // the boids that arrived of a partial frame).
+  std::vector<link::MetricsSource> sources;
+  // The stretches of plot time whose points are not from all of the state (shaded on the
+  // plots).
   std::vector<TimeSpan> board_spans;
   std::vector<double> resets;   // plot times of resets (vertical markers; lines break there)
   std::vector<double> param_changes;  // plot times of live parameter changes (grey markers)
   double time_offset = 0;       // plot time continues across resets
   void clear();
   // One point: the metrics of the source's step `step` at its time `time`, plotted at
-  // time_offset + time (`neighbours`: nn and clusters were computed for it; `from_state`:
-  // see mark_source). Returns its plot time. Time going back without a reset here (a
+  // time_offset + time (`neighbours`: nn and clusters were computed for it; `source`: see
+  // mark_source). Returns its plot time. Time going back without a reset here (a
   // replayed reset, a seek) starts a new run, so the axis stays monotonic.
-  double push(const Metrics& m, double time, std::uint64_t step, bool neighbours, bool from_state);
+  double push(const Metrics& m, double time, std::uint64_t step, bool neighbours,
+              link::MetricsSource source = link::MetricsSource::kState);
   // A reset: plot time goes on one step of `dt` after the last point, marked.
   void mark_reset(double dt);
   // A live parameter change at the last point (nothing before the first point).
   void mark_param_change();
-  // Notes where the point just pushed at plot time t got its metrics: board points next to
-  // each other make one shaded span.
-  void mark_source(double t, bool state);
+  // Notes where the point just pushed at plot time t got its metrics: points not from all of
+  // the state next to each other make one shaded span.
+  void mark_source(double t, link::MetricsSource source);
 };
 
 }  // namespace flockscope::gui

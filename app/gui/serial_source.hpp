@@ -51,7 +51,7 @@ class SerialSource final : public BoidSource, public BoardControls {
   const Params& pending_params() const override { return requested_; }
   const Metrics& metrics() const override { return metrics_; }
   bool has_neighbour_metrics() const override { return neighbours_; }
-  bool metrics_from_state() const override { return link::metrics_from_state(frame_); }
+  link::MetricsSource metrics_source() const override { return link::metrics_source(frame_); }
   std::uint64_t step() const override { return frame_.frame; }
   double time() const override { return double(frame_.frame) * board_.dt; }
 

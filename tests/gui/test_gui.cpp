@@ -242,8 +242,9 @@ TEST(GuiExport, FourStepsPerFrameExportAndRecordEveryStep) {
   for (std::size_t i = 0; i < rec.frames(); ++i) EXPECT_EQ(rec.frame(i).step, i);
 }
 
-// Points whose metrics are a board's own (no whole state) are marked: adjacent ones make one
-// amber span on the plots, and the CSV says `board` for them.
+// Points whose metrics are not from a whole state (a board's own, or the boids that arrived
+// of a partial frame) are marked: adjacent ones make one amber span on the plots, and the
+// CSV says `board` or `partial` for them.
 TEST(GuiPlots, BoardMetricsAreShadedAndExportedAsBoard) {
   const fs::path dir = test_dir();
   GuiApp app(headless());
@@ -253,7 +254,9 @@ TEST(GuiPlots, BoardMetricsAreShadedAndExportedAsBoard) {
     const double t = i;
     d.diameter.push(t, 50 + i % 3), d.cx.push(t, 1), d.cy.push(t, 2), d.polarisation.push(t, 0.5), d.speed.push(t, 3);
     d.steps.push_back(t), d.nn.push_back(NAN), d.clusters.push_back(NAN);
-    d.mark_source(t, !(i >= 40 && i < 60) && i != 80);
+    d.mark_source(t, i >= 40 && i < 60 ? link::MetricsSource::kBoard
+                     : i == 80          ? link::MetricsSource::kPartial
+                                        : link::MetricsSource::kState);
   }
   ASSERT_EQ(d.board_spans.size(), 2u);
   EXPECT_EQ(d.board_spans[0].t0, 40);
@@ -286,7 +289,7 @@ TEST(GuiPlots, BoardMetricsAreShadedAndExportedAsBoard) {
   EXPECT_EQ(rows[1 + 40][14], "board");
   EXPECT_EQ(rows[1 + 59][14], "board");
   EXPECT_EQ(rows[1 + 60][14], "state");
-  EXPECT_EQ(rows[1 + 80][14], "board");
+  EXPECT_EQ(rows[1 + 80][14], "partial");
   EXPECT_EQ(rows[1 + 10][7], "");  // not computed: empty, not a number
 }
 

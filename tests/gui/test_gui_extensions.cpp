@@ -156,9 +156,9 @@ TEST(GuiExtensions, ExportWritesTheExtensionsColumnsAndFigures) {
   PlotData d;
   Metrics m;
   m.perched = 4, m.speed_down = 2.5, m.speed_up = 1.25, m.predator_distance = 30;  // no food: NaN
-  d.push(m, 0, 0, false, true);
+  d.push(m, 0, 0, false);
   m.perched = 6, m.food_distance = 12.5;
-  d.push(m, 1, 1, false, true);
+  d.push(m, 1, 1, false);
   const std::string csv = series_csv(d);
   EXPECT_NE(csv.find(",clusters,perched,speed_down,speed_up,food_distance,predator_distance,source,run\n"), std::string::npos)
       << csv;

@@ -129,7 +129,7 @@ TEST(GuiSerial, SlowWindowPlotsAndRecordsEveryBoardFrame) {
   for (std::size_t i = first + 1; i < d.steps.size(); ++i) ASSERT_EQ(d.steps[i], d.steps[i - 1] + 1) << "point " << i;
   EXPECT_EQ(serial(app).link_status().counters.frames_dropped, 0u);
   // The whole board frames' metrics come from all of their boids.
-  for (std::size_t i = first; i < d.steps.size(); ++i) EXPECT_EQ(d.from_state[i], 1) << "point " << i;
+  for (std::size_t i = first; i < d.steps.size(); ++i) EXPECT_EQ(d.sources[i], link::MetricsSource::kState) << "point " << i;
   const Recording rec = Recording::load(dir / "every.flkrec");
   ASSERT_EQ(rec.frames(), d.steps.size() - first);
   for (std::size_t i = 0; i < rec.frames(); ++i) {
