@@ -178,12 +178,20 @@ int run_board(const BoardArgs& a) {
   std::uint64_t last_report = now_us();
   while (!g_stop && (a.frames == 0 || b->pacer().frames() < a.frames)) {
     const std::uint64_t deadline = b->run_frame(pty, now_us);
-    // The wait: keep the output flowing, every millisecond. A sleep, not a poll for room to
-    // write: a pseudo-terminal almost always has room (and reports a hang-up at once while
-    // nobody holds it open), so such a poll would spin a core for the whole wait.
+    // The wait: keep the output flowing. While output waits, a poll for room to write (it
+    // wakes as soon as the reader makes some); otherwise a sleep of at most a millisecond,
+    // not such a poll: a pseudo-terminal with room, or held open by nobody, answers it at
+    // once, and the wait would spin a core.
     for (std::uint64_t t = now_us(); t < deadline && !g_stop; t = now_us()) {
       b->pump(pty);
-      std::this_thread::sleep_for(std::chrono::microseconds(std::min<std::uint64_t>(deadline - t, 1000)));
+      const std::uint64_t left_us = std::min<std::uint64_t>(deadline - t, 1000);
+      if (b->output_waiting() && b->session()) {
+        pollfd p{pty.fd(), POLLOUT, 0};
+        ::poll(&p, 1, 1);
+        if (p.revents & (POLLHUP | POLLERR)) std::this_thread::sleep_for(std::chrono::microseconds(left_us));
+      } else {
+        std::this_thread::sleep_for(std::chrono::microseconds(left_us));
+      }
     }
     if (!a.quiet && now_us() - last_report >= 10000000) {
       last_report = now_us();

@@ -169,6 +169,9 @@ class BoardSession {
   std::uint32_t streams() const { return streams_; }
   bool paused() const { return paused_; }
   bool tail_pending() const { return tail_pending_; }  // the frame output's tail not yet sent
+  // Bytes wait in the ring, or state chunks to be written into it: pump has work when the
+  // link takes bytes.
+  bool output_waiting() const { return ring_used_ > 0 || out_pending_; }
   std::uint32_t output_frame() const { return out_frame_; }  // the frame whose output is being sent
   const SessionCounters& counters() const { return counters_; }
   const DecoderStats& rx_stats() const { return decoder_.stats(); }

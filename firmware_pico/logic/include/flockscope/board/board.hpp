@@ -77,6 +77,7 @@ class Board final : private protocol::BoardSide {
   const BoardLinkCounters& counters() const { return link_.counters(); }
   const protocol::DecoderStats& rx_stats() const { return link_.rx_stats(); }
   std::uint32_t streams() const { return link_.streams(); }
+  bool output_waiting() const { return link_.output_waiting(); }  // pump has bytes to move
 
   // Local changes (the virtual board's --preset): validated like a request.
   protocol::Status set_param(std::uint16_t id, const protocol::ParamValue& v);
