@@ -130,7 +130,9 @@ TEST(HostileBoard, ChunksClaimingMoreThanTheCapacityAreDroppedAndCostNoMemory) {
 }
 
 // The board claims 20,000 boids and sends 120: the 19,880 it never sent are not mirrored as
-// boids piled at the origin (which made nearest-neighbour distance and clusters quadratic).
+// boids piled at the origin (which made nearest-neighbour distance and clusters quadratic),
+// and each frame, partial and without metrics of the board's own, is marked `partial` and
+// measured over the 120 that arrived.
 TEST(HostileBoard, BoidsNeverSentAreNotMeasured) {
   hostile::HostileBoard hb("partial", {"--capacity", "20000", "--boids", "120", "--total", "20000", "--fps", "0"});
   const fs::path out = temp("partial-out");
@@ -145,6 +147,19 @@ TEST(HostileBoard, BoidsNeverSentAreNotMeasured) {
   ASSERT_FALSE(rs.empty());
   // The 120 sent boids lie at least 7 px apart: no boid sits on another.
   for (const auto& row : rs) ASSERT_GE(std::stod(row.at(7)), 7.0) << "mean_nn_distance";
+  // By hand, as hostile_board.py places them: boid k at (5 + 7k mod 630, 5 + (13k div 630 x
+  // 11 + k) mod 470), every one at (1, 0) px/frame.
+  double cx = 0, cy = 0;
+  for (int k = 0; k < 120; ++k) cx += 5 + (k * 7) % 630, cy += 5 + (k * 13 / 630 * 11 + k) % 470;
+  cx /= 120, cy /= 120;
+  for (const auto& row : rs) {
+    ASSERT_EQ(row.at(11), "partial");  // source
+    ASSERT_EQ(row.at(12), "120");      // metrics_boids
+    EXPECT_NEAR(std::stod(row.at(3)), cx, 1e-6);
+    EXPECT_NEAR(std::stod(row.at(4)), cy, 1e-6);
+    EXPECT_NEAR(std::stod(row.at(5)), 1.0, 1e-9);  // polarisation
+    EXPECT_NEAR(std::stod(row.at(6)), 1.0, 1e-9);  // mean speed
+  }
   EXPECT_LT(r.max_rss_kb, kMemoryLimitKb);
   EXPECT_LT(r.seconds, 2 + 20.0) << "held far past --seconds";
   fs::remove_all(out);
