@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes flockscope's readers of untrusted bytes with libFuzzer for a bounded time:
-#   decoder        the protocol decoder (tests/protocol/fuzz_check.hpp)
+#   decoder        the protocol decoder (tests/fuzz/fuzz_checks.hpp, as the others)
 #   board_receive  our firmware's board reading what an app sends (tests/fuzz/fuzz_checks.hpp)
 #   link_receive   the drop-in link (protocol/pico) reading what an app sends
 #
@@ -8,8 +8,8 @@
 #
 # Configures build-fuzz/ (override with FLOCKSCOPE_FUZZ_BUILD=dir; never inside the
 # sources) with clang and FLOCKSCOPE_FUZZ=ON (-fsanitize=fuzzer,address,undefined), then runs
-# each target over its committed corpus (read only: tests/protocol/fuzz_corpus/,
-# tests/fuzz/corpus/TARGET/; new inputs go to build-fuzz/corpus/TARGET/). Exits non-zero if a
+# each target over its committed corpus (read only: tests/fuzz/corpus/TARGET/; new inputs go
+# to build-fuzz/corpus/TARGET/). Exits non-zero if a
 # fuzzer finds a crash, a sanitizer report, a leak, a timeout or a broken invariant; the input
 # that did it is left in build-fuzz/artifacts/TARGET/. To keep it as a regression test, copy it
 # into the target's committed corpus as regress_NAME (the corpus tests replay those folders).
@@ -28,8 +28,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FLOCKSCOPE_FUZZ_BUILD:-$root/build-fuzz}"
 corpus_of() {
   case "$1" in
-    decoder) echo "$root/tests/protocol/fuzz_corpus" ;;
-    board_receive|link_receive) echo "$root/tests/fuzz/corpus/$1" ;;
+    decoder|board_receive|link_receive) echo "$root/tests/fuzz/corpus/$1" ;;
     *) echo "fuzz: unknown target '$1' (decoder, board_receive, link_receive)" >&2; exit 2 ;;
   esac
 }

@@ -1,10 +1,7 @@
-// The fuzz oracles of the board sides' receive paths, shared by the libFuzzer targets
+// The fuzz oracles of the readers of untrusted bytes, shared by the libFuzzer targets
 // (fuzz_main.cpp, built by scripts/fuzz.sh) and the gtest that replays the committed corpora
-// (test_fuzz_corpora.cpp) in every build. Each feeds one input to a board as bytes from the
-// app and checks what must hold whatever arrives; memory errors are the sanitizers' to catch.
-//
-// Input layout: byte 0 picks how the bytes are cut into reads (its low 6 bits: 1 to 64 bytes
-// a read; its top 2: 1, 17, 33 or 49 reads a frame), the rest is what the "app" sent.
+// (corpus/<target>/, test_fuzz_corpora.cpp) in every build. Each checks what must hold
+// whatever arrives; memory errors are the sanitizers' to catch.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +9,15 @@
 #include <string>
 
 namespace fuzztest {
+
+// The protocol decoder: data[1..] fed to decoders whole, in chunks chosen by data[0] and
+// through a small buffer. Holds: they agree, every counter adds up, and every delivered
+// message re-encodes and decodes to itself.
+bool check_decoder(const std::uint8_t* data, std::size_t size, std::string* why = nullptr);
+
+// The board sides, reading what an app sends. Input layout: byte 0 picks how the bytes are
+// cut into reads (its low 6 bits: 1 to 64 bytes a read; its top 2: 1, 17, 33 or 49 reads a
+// frame), the rest is what the "app" sent.
 
 // Our firmware's board (firmware_pico/logic, host build: the virtual board's code) with a
 // 20-boid flock, stepped frame by frame while it reads the input. Holds: every parameter,
@@ -32,8 +38,7 @@ struct FuzzTarget {
   const char* name;  // scripts/fuzz.sh's and the corpus folder's name
   bool (*check)(const std::uint8_t*, std::size_t, std::string*);
 };
-// Every target of this file (the protocol decoder's is tests/protocol/fuzz_check.hpp).
-inline constexpr FuzzTarget kBoardSideTargets[] = {{"board_receive", check_board_receive},
-                                                   {"link_receive", check_link_receive}};
+inline constexpr FuzzTarget kTargets[] = {
+    {"decoder", check_decoder}, {"board_receive", check_board_receive}, {"link_receive", check_link_receive}};
 
 }  // namespace fuzztest

@@ -1,5 +1,5 @@
-// The committed corpora of the board sides' fuzz targets (tests/fuzz/corpus/<target>/),
-// replayed through their oracles as ordinary tests, so every build checks what the fuzzer
+// The committed corpora of the fuzz targets (tests/fuzz/corpus/<target>/), replayed through
+// their oracles as ordinary tests, so every build checks what the fuzzer
 // found (scripts/fuzz.sh adds what it finds to build-fuzz/, and a finding kept as a
 // regression test is copied here).
 #include <gtest/gtest.h>
@@ -31,7 +31,8 @@ void replay(const fuzztest::FuzzTarget& t) {
   EXPECT_GE(files, 10u) << "the seed corpus is missing";
 }
 
-TEST(FuzzCorpus, OurBoardReplaysClean) { replay(fuzztest::kBoardSideTargets[0]); }
-TEST(FuzzCorpus, TheDropInLinkReplaysClean) { replay(fuzztest::kBoardSideTargets[1]); }
+TEST(FuzzCorpus, TheDecoderReplaysClean) { replay(fuzztest::kTargets[0]); }
+TEST(FuzzCorpus, OurBoardReplaysClean) { replay(fuzztest::kTargets[1]); }
+TEST(FuzzCorpus, TheDropInLinkReplaysClean) { replay(fuzztest::kTargets[2]); }
 
 }  // namespace
