@@ -257,12 +257,7 @@ class Mirror {
           }
           break;
         case link::Outcome::kRejected:
-          // With the board's reason when its log said one ("visualRange: at most 180 px").
-          throw Failure{1, "the board rejected " + s + ": " + link::describe_status(d.status) + " (it keeps " +
-                               link::describe_wire(d.value) + ")" +
-                               (d.reason.starts_with(std::string(def->name) + ": ")
-                                    ? ": " + d.reason.substr(def->name.size() + 2)
-                                    : std::string())};
+          throw Failure{1, link::describe_refusal(*def, s, d.status, d.value, d.reason)};
         case link::Outcome::kUnanswered:
           if (stop_requested()) return false;
           throw Failure{1, "the board did not acknowledge " + s};

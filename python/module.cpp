@@ -520,8 +520,7 @@ struct PyBoard {
           if (auto got = link::from_wire(def, d.value)) (void)set_param(*params, def, std::clamp(*got, def.min, def.max));
           break;
         case link::Outcome::kRejected:
-          throw BoardRejected("the board rejected " + asked + ": " + link::describe_status(d.status) + " (it keeps " +
-                              link::describe_wire(d.value) + ")");
+          throw BoardRejected(link::describe_refusal(def, asked, d.status, d.value, d.reason));
         case link::Outcome::kUnanswered:
           PyErr_SetString(PyExc_TimeoutError, ("the board did not acknowledge " + asked).c_str());
           throw py::error_already_set();

@@ -126,4 +126,13 @@ Params params_from_wire(std::span<const protocol::Param> wire, const Params& bas
   return p;
 }
 
+std::string describe_refusal(const ParamDef& def, std::string_view asked, protocol::Status status,
+                             const protocol::ParamValue& kept, std::string_view reason) {
+  std::string out = "the board rejected " + std::string(asked) + ": " + describe_status(status) + " (it keeps " +
+                    describe_wire(kept) + ")";
+  const std::string prefix = std::string(def.name) + ": ";
+  if (reason.starts_with(prefix)) out += ": " + std::string(reason.substr(prefix.size()));
+  return out;
+}
+
 }  // namespace flockscope::link

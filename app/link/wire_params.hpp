@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "flockscope/core/params.hpp"
@@ -20,6 +21,11 @@ std::optional<double> from_wire(const ParamDef& def, const protocol::ParamValue&
 // "12.5", "3", "true" for messages.
 std::string describe_wire(const protocol::ParamValue& v);
 const char* describe_status(protocol::Status s);  // "out of range", ...
+// A board's refusal of `asked` ("visualRange=190"): "the board rejected visualRange=190: out
+// of range (it keeps 40)", then ": REASON" when the board's log named this parameter just
+// before its ack (`reason`: "visualRange: at most 180 px on this board").
+std::string describe_refusal(const ParamDef& def, std::string_view asked, protocol::Status status,
+                             const protocol::ParamValue& kept, std::string_view reason);
 
 // A value a board reports (in its parameter set or an ack) that this app's table does not
 // allow: PROTOCOL.md section 12 says it is shown as sent and flagged, never silently fixed.
