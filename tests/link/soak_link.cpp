@@ -222,7 +222,16 @@ int main(int argc, char** argv) {
                                    {"in_replug_gaps", changes_in_gaps}, {"still_in_flight", in_flight.size()},
                                    {"unanswered", unanswered}}},
                       {"memory", {{"rss_start", rss_start}, {"rss_end", rss_end}, {"growth", growth}}},
-                      {"wraps", wrapped}};
+                      {"wraps", wrapped},
+                      // Where lost frames went: never whole off the wire (missed), damaged, or
+                      // dropped because this consumer did not take them in time.
+                      {"link", {{"frames_missed", last_counters.frames.missed},
+                                {"frames_partial", last_counters.frames.partial},
+                                {"frames_dropped_by_app", last_counters.frames_dropped},
+                                {"bad_crc", last_counters.rx.bad_crc},
+                                {"bad_framing", last_counters.rx.bad_framing},
+                                {"seq_lost", last_counters.rx.seq_lost},
+                                {"reconnects", last_counters.reconnects}}}};
   const std::string text = j.dump(2);
   std::printf("%s\n", text.c_str());
   if (!json_file.empty()) std::ofstream(json_file) << text << "\n";
