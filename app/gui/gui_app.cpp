@@ -84,6 +84,7 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), config_dir_(config_dir()), ru
 GuiApp::~GuiApp() {
   stop_recording();
   if (opt_.use_ini) save_settings();
+  view_.release_texture();
   window_.reset();  // the window closes before a board's link and a map's workers stop
 }
 
@@ -292,7 +293,14 @@ bool GuiApp::frame() {
 }
 
 void GuiApp::draw() {
-  // Build the boids' geometry from the state update() left (timed on its own: the budget).
+  // The density pass, then the boids' geometry (where triangles are drawn), from the state
+  // update() left (each timed on its own: the budget).
+  const auto d0 = Clock::now();
+  if (explore_.showing_map())
+    view_.skip_density();
+  else
+    view_.build_density(*source_, window_->renderer());
+  clock_.times().density = ms_since(d0);
   const auto g0 = Clock::now();
   view_.build_geometry(*source_);
   clock_.times().geometry = ms_since(g0);
@@ -447,15 +455,16 @@ int run_gui(const GuiOptions& opt, int frames, const std::string& screenshot) {
         if (!app.frame()) break;
         if (i < 2 && frames > 4) continue;
         const FrameTimes& t = app.times();
-        sum.simulate += t.simulate, sum.update_rest += t.update_rest, sum.geometry += t.geometry;
+        sum.simulate += t.simulate, sum.update_rest += t.update_rest, sum.density += t.density, sum.geometry += t.geometry;
         sum.render += t.render, sum.ui += t.ui, sum.frame += t.frame;
         ++counted;
       }
       if (counted > 0) {
         const double n = counted, boids = double(app.source().boids().n);
-        std::printf("flockscope: %d frames of %.0f boids, ms per frame: simulate + metrics %.2f  rest of update %.2f  geometry %.2f "
-                    "(%.2f ns/boid)  render %.2f  ui %.2f  total %.2f\n",
-                    counted, boids, sum.simulate / n, sum.update_rest / n, sum.geometry / n,
+        std::printf("flockscope: %d frames of %.0f boids, ms per frame: simulate + metrics %.2f  rest of update %.2f  density %.2f "
+                    "(%s)  geometry %.2f (%.2f ns/boid)  render %.2f  ui %.2f  total %.2f\n",
+                    counted, boids, sum.simulate / n, sum.update_rest / n, sum.density / n,
+                    app.density_weight() >= 1 ? "drawn" : app.density_weight() > 0 ? "faded in" : "not drawn", sum.geometry / n,
                     boids > 0 ? sum.geometry / n * 1e6 / boids : 0.0, sum.render / n, sum.ui / n, sum.frame / n);
       }
       if (!screenshot.empty() && app.message_is_error()) return 1;
