@@ -106,7 +106,9 @@ void DensityImage::accumulate(const PointsView& b, const ViewTransform& t, const
   const bool sums = colour != DensityColour::Count;
   if (counts_.size() < P * std::size_t(threads_)) counts_.resize(P * std::size_t(threads_));
   if (sums && sums_.size() < 2 * P * std::size_t(threads_)) sums_.resize(2 * P * std::size_t(threads_));
-  const float s = t.scale, ox = t.ox - float(rect_.x0), oy = t.oy - float(rect_.y0), fw = float(w), fh = float(h);
+  // A boid's pixel is that of its screen position, ox + x * scale as the triangles place it,
+  // less the rectangle's corner: an exact subtraction for any point on the rectangle.
+  const float s = t.scale, ox = t.ox, oy = t.oy, x0 = float(rect_.x0), y0 = float(rect_.y0), fw = float(w), fh = float(h);
   std::uint32_t mx = 0;
   std::size_t total = 0, lit = 0;
   int used = 1;
@@ -122,7 +124,7 @@ void DensityImage::accumulate(const PointsView& b, const ViewTransform& t, const
     if (sums) std::fill_n(sm, 2 * P, 0.0f);
     const std::size_t i0 = b.n * std::size_t(th) / std::size_t(used), i1 = b.n * std::size_t(th + 1) / std::size_t(used);
     for (std::size_t i = i0; i < i1; ++i) {
-      const float fx = ox + b.x[i] * s, fy = oy + b.y[i] * s;
+      const float fx = (ox + b.x[i] * s) - x0, fy = (oy + b.y[i] * s) - y0;
       if (!(fx >= 0 && fx < fw && fy >= 0 && fy < fh)) continue;  // NaN fails too
       const std::size_t p = std::size_t(int(fy)) * std::size_t(w) + std::size_t(int(fx));
       ++c[p];

@@ -219,17 +219,17 @@ void FlockView::density_legend(const Params& p, WidgetRects& rects) {
   if (!counted_) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float fh = ImGui::GetFontSize(), row = fh + 4, bar_w = 240, bar_h = fh * 0.8f;
-  char crowd[160];
-  std::snprintf(crowd, sizeof crowd, "%.2f boids/pixel where boids are: %s (triangles below %.2f, density from %.2f)",
-                density_.crowding(), weight_ >= 1 ? "density" : weight_ > 0 ? "fading" : "triangles", switch_.fade_from,
-                switch_.full_at);
-  const char* title = colour_ == DensityColour::Heading ? "density: hue = mean heading, brightness = boids/pixel (log)"
-                      : colour_ == DensityColour::Speed ? "density: colour = mean speed, brightness = boids/pixel (log)"
+  char crowd[96], where[96];
+  std::snprintf(crowd, sizeof crowd, "%zu boids on screen, %.2f a pixel where boids are", density_.on_screen(), density_.crowding());
+  std::snprintf(where, sizeof where, "drawn as %s: triangles below %.2f, density from %.2f",
+                weight_ >= 1 ? "density" : weight_ > 0 ? "both (fading)" : "triangles", switch_.fade_from, switch_.full_at);
+  const char* title = colour_ == DensityColour::Heading ? "hue: mean heading, brightness: boids/pixel (log)"
+                      : colour_ == DensityColour::Speed ? "colour: mean speed, brightness: boids/pixel (log)"
                                                         : "density: boids per pixel (log scale)";
   const bool image = weight_ > 0;
-  float w = ImGui::CalcTextSize(crowd).x;
+  float w = std::max(ImGui::CalcTextSize(crowd).x, ImGui::CalcTextSize(where).x);
   if (image) w = std::max({w, ImGui::CalcTextSize(title).x, bar_w});
-  const float h = image ? 4 * row + bar_h + 4 : row + 4;
+  const float h = image ? 4 * row + bar_h + 4 : 2 * row + 4;
   const WidgetRect box{rect_.x1 - 6 - w - 16, rect_.y1 - 6 - h, rect_.x1 - 6, rect_.y1 - 6};
   dl->AddRectFilled(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), IM_COL32(0, 0, 0, 170), 3);
   const float x0 = box.x0 + 8;
@@ -263,17 +263,21 @@ void FlockView::density_legend(const Params& p, WidgetRects& rects) {
     } else {
       // Powers of ten up to the largest count, and the largest count itself.
       const std::uint32_t mx = std::max<std::uint32_t>(1, density_.max_count());
-      for (std::uint64_t c = 1; c < mx; c *= 10)
-        if (density_.shade(std::uint32_t(c)) < 0.85f) std::snprintf(s, sizeof s, "%llu", static_cast<unsigned long long>(c)), label(density_.shade(std::uint32_t(c)), s);
+      // Powers of ten up to the largest count (each clear of the largest's label), and the
+      // largest count itself.
       std::snprintf(s, sizeof s, "%u", mx);
+      const float room = (ImGui::CalcTextSize(s).x + fh) / bar_w;
       label(1, s);
+      for (std::uint32_t c = 1; c < mx; c *= 10) {
+        std::snprintf(s, sizeof s, "%u", c);
+        if (density_.shade(c) < 1 - room) label(density_.shade(c), s);
+        if (c > 100000000) break;
+      }
     }
     y += bar_h + row + 2;
-    std::snprintf(s, sizeof s, "%zu boids on screen", density_.on_screen());
-    dl->AddText(ImVec2(x0, y), text, s);
-    y += row;
   }
-  dl->AddText(ImVec2(x0, y), weight_ > 0 && weight_ < 1 ? IM_COL32(255, 220, 150, 255) : text, crowd);
+  dl->AddText(ImVec2(x0, y), text, crowd);
+  dl->AddText(ImVec2(x0, y + row), weight_ > 0 && weight_ < 1 ? IM_COL32(255, 220, 150, 255) : text, where);
   rects.remember("view:density", box);
 }
 
