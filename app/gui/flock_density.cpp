@@ -111,49 +111,58 @@ void DensityImage::accumulate(const PointsView& b, const ViewTransform& t, const
   const float s = t.scale, ox = t.ox, oy = t.oy, x0 = float(rect_.x0), y0 = float(rect_.y0), fw = float(w), fh = float(h);
   std::uint32_t mx = 0;
   std::size_t total = 0, lit = 0;
-  int used = 1;
+  // Chunks of boids handed out as threads come free, so a thread that the machine's other
+  // work holds back costs a chunk, not half the pass. A thread clears its array when it
+  // takes its first chunk; only arrays so used are summed.
+  constexpr std::size_t kChunk = 16384;
+  const std::size_t chunks = (b.n + kChunk - 1) / kChunk;
+  touched_.assign(std::size_t(threads_), 0);
 #pragma omp parallel num_threads(threads_)
   {
-#pragma omp single
-    used = omp_get_num_threads();
-    // Each thread counts its share of the boids into its own array ...
     const int th = omp_get_thread_num();
-    std::uint32_t* c = counts_.data() + std::size_t(th) * P;
-    std::fill_n(c, P, 0u);
-    float* sm = sums ? sums_.data() + 2 * std::size_t(th) * P : nullptr;
-    if (sums) std::fill_n(sm, 2 * P, 0.0f);
-    const std::size_t i0 = b.n * std::size_t(th) / std::size_t(used), i1 = b.n * std::size_t(th + 1) / std::size_t(used);
-    for (std::size_t i = i0; i < i1; ++i) {
-      const float fx = (ox + b.x[i] * s) - x0, fy = (oy + b.y[i] * s) - y0;
-      if (!(fx >= 0 && fx < fw && fy >= 0 && fy < fh)) continue;  // NaN fails too
-      const std::size_t p = std::size_t(int(fy)) * std::size_t(w) + std::size_t(int(fx));
-      ++c[p];
-      if (!sm) continue;
-      const float vx = b.vx[i], vy = b.vy[i], l = std::sqrt(vx * vx + vy * vy);
-      if (colour == DensityColour::Speed)
-        sm[2 * p] += l;
-      else if (l > 0)
-        sm[2 * p] += vx / l, sm[2 * p + 1] += vy / l;
+    std::uint32_t* c = nullptr;
+    float* sm = nullptr;
+#pragma omp for schedule(dynamic, 1)
+    for (std::size_t k = 0; k < chunks; ++k) {
+      if (!c) {
+        c = counts_.data() + std::size_t(th) * P;
+        std::fill_n(c, P, 0u);
+        if (sums) sm = sums_.data() + 2 * std::size_t(th) * P, std::fill_n(sm, 2 * P, 0.0f);
+        touched_[std::size_t(th)] = 1;
+      }
+      for (std::size_t i = k * kChunk; i < std::min(b.n, (k + 1) * kChunk); ++i) {
+        const float fx = (ox + b.x[i] * s) - x0, fy = (oy + b.y[i] * s) - y0;
+        if (!(fx >= 0 && fx < fw && fy >= 0 && fy < fh)) continue;  // NaN fails too
+        const std::size_t p = std::size_t(int(fy)) * std::size_t(w) + std::size_t(int(fx));
+        ++c[p];
+        if (!sm) continue;
+        const float vx = b.vx[i], vy = b.vy[i], l = std::sqrt(vx * vx + vy * vy);
+        if (colour == DensityColour::Speed)
+          sm[2 * p] += l;
+        else if (l > 0)
+          sm[2 * p] += vx / l, sm[2 * p + 1] += vy / l;
+      }
     }
-#pragma omp barrier
-    // ... then the arrays are summed into the first, a band of four rows at a time (the lit
-    // 4x4 blocks are counted on the way).
+    // Then the arrays are summed into the first, a band of four rows at a time (the lit 4x4
+    // blocks are counted on the way).
     std::vector<unsigned char> lit_row(std::size_t(w + 3) / 4);
-#pragma omp for schedule(static) reduction(max : mx) reduction(+ : total, lit)
+#pragma omp for schedule(dynamic, 4) reduction(max : mx) reduction(+ : total, lit)
     for (int band = 0; band < (h + 3) / 4; ++band) {
       std::fill(lit_row.begin(), lit_row.end(), 0);
       for (int y = 4 * band; y < std::min(h, 4 * band + 4); ++y) {
         std::uint32_t* dst = counts_.data() + std::size_t(y) * std::size_t(w);
-        for (int k = 1; k < used; ++k) {
+        float* sd = sums ? sums_.data() + 2 * std::size_t(y) * std::size_t(w) : nullptr;
+        if (!touched_[0]) {
+          std::fill_n(dst, w, 0u);
+          if (sd) std::fill_n(sd, 2 * w, 0.0f);
+        }
+        for (int k = 1; k < threads_; ++k) {
+          if (!touched_[std::size_t(k)]) continue;
           const std::uint32_t* src = dst + std::size_t(k) * P;
           for (int x = 0; x < w; ++x) dst[x] += src[x];
-        }
-        if (sums) {
-          float* sd = sums_.data() + 2 * std::size_t(y) * std::size_t(w);
-          for (int k = 1; k < used; ++k) {
-            const float* src = sd + 2 * std::size_t(k) * P;
-            for (int x = 0; x < 2 * w; ++x) sd[x] += src[x];
-          }
+          if (!sd) continue;
+          const float* ss = sd + 2 * std::size_t(k) * P;
+          for (int x = 0; x < 2 * w; ++x) sd[x] += ss[x];
         }
         for (int x = 0; x < w; ++x) {
           mx = std::max(mx, dst[x]);
@@ -168,7 +177,7 @@ void DensityImage::accumulate(const PointsView& b, const ViewTransform& t, const
   log_max_ = max_ > 0 ? std::log1p(float(max_)) : 1.0f;
 }
 
-void DensityImage::tone_map(void* pixels, int pitch, const DensityStyle& style, int threads) const {
+void DensityImage::tone_map(void* pixels, int pitch, const DensityStyle& style) const {
   const int w = rect_.w, h = rect_.h;
   if (w <= 0 || h <= 0) return;
   // Tables: the count colour (or the shade) of each count up to kShadeTable, and the heading
@@ -200,7 +209,6 @@ void DensityImage::tone_map(void* pixels, int pitch, const DensityStyle& style, 
   const int wx0 = std::clamp(int(std::ceil(style.world_x0 - float(rect_.x0) - 0.5f)), 0, w);
   const int wx1 = std::clamp(int(std::ceil(style.world_x1 - float(rect_.x0) - 0.5f)), wx0, w);
   const float wy0 = style.world_y0 - float(rect_.y0) - 0.5f, wy1 = style.world_y1 - float(rect_.y0) - 0.5f;
-#pragma omp parallel for schedule(static) num_threads(std::max(1, threads))
   for (int y = 0; y < h; ++y) {
     auto* out = reinterpret_cast<std::uint32_t*>(static_cast<unsigned char*>(pixels) + std::size_t(y) * std::size_t(pitch));
     const std::uint32_t* c = counts_.data() + std::size_t(y) * std::size_t(w);

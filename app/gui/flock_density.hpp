@@ -1,7 +1,7 @@
 // The flock view's density image: where boids outnumber what triangles can show, the view
 // draws how many boids each screen pixel holds instead of one triangle a boid. The counts are
 // accumulated on the engine's threads (OpenMP, one private count array a thread, then summed
-// by rows), tone-mapped on a log scale and written straight into a streaming texture's
+// by bands of rows) in one parallel region, tone-mapped on a log scale and written straight into a streaming texture's
 // pixels. Free of SDL and ImGui so it can be tested and timed on its own.
 #pragma once
 
@@ -70,9 +70,11 @@ class DensityImage {
   // The shade of a count: log(1 + count) / log(1 + max_count()), 0 for an empty pixel.
   float shade(std::uint32_t count) const;
 
-  // Writes the image as 0xAARRGGBB words (SDL_PIXELFORMAT_ARGB8888), `pitch` bytes a row,
-  // every pixel opaque: empty ones in the world's or the canvas's colour.
-  void tone_map(void* pixels, int pitch, const DensityStyle& style, int threads) const;
+  // Writes the image as 0xAARRGGBB words (SDL_PIXELFORMAT_ARGB8888, or RGB888 which ignores
+  // the top byte), `pitch` bytes a row, every pixel opaque: empty ones in the world's or the
+  // canvas's colour. One thread: a pass over the pixels through look-up tables costs less
+  // than a second fork and join of the threads on a busy machine.
+  void tone_map(void* pixels, int pitch, const DensityStyle& style) const;
 
  private:
   PixelRect rect_;
@@ -81,6 +83,7 @@ class DensityImage {
   // One array a thread; the first holds the sums after accumulate().
   std::vector<std::uint32_t> counts_;
   std::vector<float> sums_;  // two a pixel: heading x, y (unit vectors) or speed, 0
+  std::vector<unsigned char> touched_;  // which threads' arrays hold counts
   std::uint32_t max_ = 0;
   std::size_t on_screen_ = 0, lit_blocks_ = 0;
   float log_max_ = 1;

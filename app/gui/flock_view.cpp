@@ -293,7 +293,11 @@ void FlockView::build_density(const BoidSource& s, SDL_Renderer* r) {
   if (weight_ <= 0) return;
   if (!texture_ || texture_w_ != px.w || texture_h_ != px.h) {
     release_texture();
-    texture_ = SDL_CreateTexture(r, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, px.w, px.h);
+    // The window's own format where it is RGB888 (the software renderer's): the copy is then
+    // a plain copy of rows, no conversion.
+    SDL_Window* win = SDL_RenderGetWindow(r);
+    const Uint32 format = win && SDL_GetWindowPixelFormat(win) == SDL_PIXELFORMAT_RGB888 ? SDL_PIXELFORMAT_RGB888 : SDL_PIXELFORMAT_ARGB8888;
+    texture_ = SDL_CreateTexture(r, format, SDL_TEXTUREACCESS_STREAMING, px.w, px.h);
     if (!texture_) return void(weight_ = 0);  // triangles then: slower, never nothing
     texture_w_ = px.w, texture_h_ = px.h;
   }
@@ -309,7 +313,7 @@ void FlockView::build_density(const BoidSource& s, SDL_Renderer* r) {
   void* pixels = nullptr;
   int pitch = 0;
   if (SDL_LockTexture(texture_, nullptr, &pixels, &pitch) != 0) return void(weight_ = 0);
-  density_.tone_map(pixels, pitch, style_, threads_);
+  density_.tone_map(pixels, pitch, style_);
   SDL_UnlockTexture(texture_);
 }
 
