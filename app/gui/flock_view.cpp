@@ -161,7 +161,7 @@ void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rect
   Entry entries[7];
   char gravity_text[64];
   int n = 0;
-  entries[n++] = {pal.plain, "boid", Mark::Boid};
+  entries[n++] = {pal.plain, weight_ >= 1 ? "boids: drawn as density (scale right)" : "boid", Mark::Boid};
   if (p.scouts1 > 0) entries[n++] = {pal.scout_right, "scout group 1 (biased right)", Mark::Boid};
   if (p.scouts2 > 0) entries[n++] = {pal.scout_left, "scout group 2 (biased left)", Mark::Boid};
   if (!s.predators().empty())
