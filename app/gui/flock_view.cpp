@@ -288,7 +288,9 @@ void FlockView::build_density(const BoidSource& s, SDL_Renderer* r) {
   if (!counted_) return;
   const int x0 = int(std::floor(rect_.x0)), y0 = int(std::floor(rect_.y0));
   const PixelRect px{x0, y0, int(std::ceil(rect_.x1)) - x0, int(std::ceil(rect_.y1)) - y0};
-  density_.accumulate(b, xf_, px, colour_, threads_);
+  // Below a few hundred thousand boids the pass takes well under a millisecond on one
+  // thread, less than waking the engine's other threads costs on a busy machine.
+  density_.accumulate(b, xf_, px, colour_, b.n >= 250000 ? threads_ : 1);
   weight_ = switch_.weight(density_.crowding());
   if (weight_ <= 0) return;
   if (!texture_ || texture_w_ != px.w || texture_h_ != px.h) {
