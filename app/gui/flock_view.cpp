@@ -53,9 +53,11 @@ void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rect
   ImGui::SameLine();
   int colour = int(colour_);
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("heading").x + ImGui::GetFrameHeight() + 12);
+  ImGui::BeginDisabled(weight_ <= 0);  // greyed while the boids are triangles
   if (ImGui::Combo("colour", &colour, "count\0heading\0speed\0")) colour_ = DensityColour(colour);
+  ImGui::EndDisabled();
   rects.remember("view:colour");
-  if (ImGui::IsItemHovered())
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("What colours the density image (crowded flocks): boids a pixel alone, or their mean heading\n"
                       "(hue: direction of travel, grey: headings disagree) or mean speed, with boids a pixel as brightness");
   ImGui::SameLine();
