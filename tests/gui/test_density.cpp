@@ -213,6 +213,49 @@ TEST(GuiDensity, TheWindowCountsBoidsOnKnownPixels) {
   EXPECT_EQ(luma(img.at(x_first + 2, y)), luma(std::array<std::uint8_t, 3>{20, 23, 31}.data()));
 }
 
+// Zooming into a crowded flock: the density image fades out as the crowding falls, and the
+// triangles are back once the boids are few a pixel; the scale says which is drawn.
+TEST(GuiDensity, ZoomingInTurnsDensityBackIntoTriangles) {
+  Params p;
+  p.width = 20000, p.height = 20000, p.predators = 0;
+  FlockSnapshot s;
+  Pcg32 rng(11, 2);
+  for (int i = 0; i < 200000; ++i) {
+    s.x.push_back(float(rng.uniform(0, 20000))), s.y.push_back(float(rng.uniform(0, 20000)));
+    s.vx.push_back(1), s.vy.push_back(0.5f);
+  }
+  GuiApp app(headless());
+  app.set_source(std::make_unique<LocalSource>(p, s));
+  app.frame();
+  app.frame();
+  ASSERT_EQ(app.density_weight(), 1);
+  EXPECT_TRUE(app.item_rect("view:density"));
+  const auto v = app.view_rect();
+  push_mouse(SDL_MOUSEMOTION, v.cx(), v.cy());
+  app.frame();
+  double last = 1;
+  bool faded = false;
+  for (int k = 0; k < 12 && app.density_weight() > 0; ++k) {
+    SDL_Event e{};
+    e.type = SDL_MOUSEWHEEL;
+    e.wheel.y = 1;
+    SDL_PushEvent(&e);
+    app.frame();  // zooms; the density pass follows the new view in the same frame
+    EXPECT_LE(app.density_weight(), last);
+    last = app.density_weight();
+    faded = faded || (last > 0 && last < 1);
+    if (faded && last > 0) {
+      const Image img = screenshot(app, test_dir() / "faded.png");  // both drawn, one over the other
+      EXPECT_GT(img.w, 0);
+    }
+  }
+  EXPECT_TRUE(faded) << "no frame between triangles and density";
+  EXPECT_EQ(app.density_weight(), 0);
+  EXPECT_TRUE(app.view_density_counted());
+  EXPECT_LT(app.view_density().crowding(), 0.1);
+  EXPECT_TRUE(app.item_rect("view:density"));  // the scale's line: triangles, and where density starts
+}
+
 // A gathered million-boid flock (clusters of many sizes in the benchmarks' 20,000 x 20,000
 // world) drawn headless: the view is the density image, its pixels are not one flat fill, and
 // its bright regions are where the state's boids crowd.
