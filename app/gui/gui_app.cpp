@@ -69,6 +69,7 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), config_dir_(config_dir()), ru
     }
   }
 
+  view_.set_density_colour(opt.density_colour);
   clock_.start();
   if (first_recording) {
     replay_path_ = opt.replay;

@@ -54,6 +54,8 @@ struct GuiOptions {
   bool use_ini = true;     // imgui.ini and settings.json under $XDG_CONFIG_HOME/flockscope
   bool vsync = true;
   bool start_running = true;
+  // What colours the flock view's density image of a crowded flock (the view's "colour").
+  DensityColour density_colour = DensityColour::Count;
   // Headless Explore map (run_gui): these grid axes, as `flockscope sweep --grid`; the map
   // is drawn until complete, then DIR/runs.csv and DIR/map.png (and .svg) are written.
   std::vector<std::string> explore_grid;
