@@ -263,7 +263,6 @@ void FlockView::density_legend(const Params& p, WidgetRects& rects) {
       std::snprintf(s, sizeof s, "%.3g %s", style_.speed_hi, p.rule_set() == RuleSet::Report ? "px/time" : "px/frame");
       label(1, s);
     } else {
-      // Powers of ten up to the largest count, and the largest count itself.
       const std::uint32_t mx = std::max<std::uint32_t>(1, density_.max_count());
       // Powers of ten up to the largest count (each clear of the largest's label), and the
       // largest count itself.
@@ -290,8 +289,8 @@ void FlockView::build_density(const BoidSource& s, SDL_Renderer* r) {
   if (!counted_) return;
   const int x0 = int(std::floor(rect_.x0)), y0 = int(std::floor(rect_.y0));
   const PixelRect px{x0, y0, int(std::ceil(rect_.x1)) - x0, int(std::ceil(rect_.y1)) - y0};
-  // Below a few hundred thousand boids the pass takes well under a millisecond on one
-  // thread, less than waking the engine's other threads costs on a busy machine.
+  // Below 250,000 boids one thread counts them in well under a millisecond, less than waking
+  // the engine's other threads can cost on a busy machine.
   density_.accumulate(b, xf_, px, colour_, b.n >= 250000 ? threads_ : 1);
   weight_ = switch_.weight(density_.crowding());
   if (weight_ <= 0) return;
