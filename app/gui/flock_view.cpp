@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -40,7 +41,7 @@ void FlockView::fit_camera(const Params& p) {
   cam_x_ = p.width / 2, cam_y_ = p.height / 2;
 }
 
-void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rects) {
+void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rects, SDL_Renderer* renderer) {
   ImGui::Checkbox("fit", &fit_);
   rects.remember("view:fit");
   if (fit_) follow_ = false;
@@ -86,10 +87,24 @@ void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rect
     fit_ = follow_ = false;
   }
   xf_ = {float(zoom_), float(vcx - cam_x_ * zoom_), float(vcy - cam_y_ * zoom_)};
+  // The density pass for this very transform, so that the image, its scale and the choice
+  // between it and the triangles all belong to the frame drawn.
+  const auto d0 = std::chrono::steady_clock::now();
+  build_density(s, renderer);
+  density_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - d0).count();
 
-  // Overlays (a handful of items; the boids themselves go to SDL in render()).
+  // The density image, then the overlays (a handful of items; the triangles go to SDL in
+  // render(), under all of ImGui's drawing).
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(ImVec2(rect_.x0, rect_.y0), ImVec2(rect_.x1, rect_.y1), true);
+  if (weight_ > 0 && texture_) {
+    // Opaque when it is the whole picture (the software renderer copies it as a plain
+    // rectangle); faded over the triangles while the view changes between them.
+    SDL_SetTextureBlendMode(texture_, weight_ >= 1 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
+    const PixelRect& px = density_.rect();
+    dl->AddImage(texture_, ImVec2(float(px.x0), float(px.y0)), ImVec2(float(px.x0 + px.w), float(px.y0 + px.h)), ImVec2(0, 0),
+                 ImVec2(1, 1), IM_COL32(255, 255, 255, int(std::lround(std::min(1.0, weight_) * 255))));
+  }
   auto S = [&](double x, double y) { return ImVec2(xf_.ox + float(x) * xf_.scale, xf_.oy + float(y) * xf_.scale); };
   dl->AddRect(S(0, 0), S(p.width, p.height), IM_COL32(150, 160, 180, 200), 0, 0, 1.5f);
   if (show_margins_)
@@ -215,8 +230,8 @@ void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rect
   dl->PopClipRect();
 }
 
-// The density legend, bottom right: what a shade means and where the picture switches
-// between triangles and density (from the last pass: it lags the picture by one frame).
+// The density scale, bottom right: what a shade means and where the picture switches
+// between triangles and density.
 void FlockView::density_legend(const Params& p, WidgetRects& rects) {
   if (!counted_) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -347,14 +362,6 @@ void FlockView::render(SDL_Renderer* r, const Params& p) const {
   if (boids_ > 0)
     SDL_RenderGeometryRaw(r, nullptr, xy_.data(), 2 * sizeof(float), reinterpret_cast<const SDL_Color*>(colours_.data()),
                           sizeof(SDL_Color), nullptr, 0, int(3 * boids_), nullptr, 0, 0);
-  if (weight_ > 0 && texture_) {
-    // Opaque when it is the whole picture (a plain copy, the cheapest for the software
-    // renderer); faded over the triangles while the view changes between them.
-    SDL_SetTextureBlendMode(texture_, weight_ >= 1 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
-    SDL_SetTextureAlphaMod(texture_, Uint8(std::lround(std::min(1.0, weight_) * 255)));
-    const SDL_Rect dst{density_.rect().x0, density_.rect().y0, texture_w_, texture_h_};
-    SDL_RenderCopy(r, texture_, nullptr, &dst);
-  }
   SDL_RenderSetClipRect(r, nullptr);
 }
 

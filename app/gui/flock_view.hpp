@@ -47,26 +47,25 @@ class FlockView {
   // The view's options and canvas in the current ImGui window: takes this frame's wheel and
   // drags, sets the transform, and draws the overlays: the world, margins, centroid and its
   // trail, the perching ledge, food sources, predators and their aims, the read-out, a REC
-  // badge while recording, a colour legend and the density legend (the last density pass's
-  // scale and crowding), and hud.stale over it all when not empty.
-  void panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rects);
-  // The density pass for the transform panel() set: counts the boids a pixel when there are
-  // enough of them to matter and, where they crowd, tone-maps the counts into the view's
-  // streaming texture (created on `r`). Decides density_weight().
-  void build_density(const BoidSource& s, SDL_Renderer* r);
+  // badge while recording, a colour legend and the density scale, and hud.stale over it all
+  // when not empty. Before the overlays it runs the density pass for this transform (see
+  // build_density) and lays its image under them, faded in by density_weight().
+  void panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rects, SDL_Renderer* renderer);
   // No density this frame (the Explore map has the view's place).
-  void skip_density() { weight_ = 0; }
+  void skip_density() { weight_ = 0, counted_ = false, density_ms_ = 0; }
   // The boids' triangles and colours for the transform panel() set (no drawing; none while
-  // the density image replaces them).
+  // the density image covers the view).
   void build_geometry(const BoidSource& s);
-  // Draws the world, the boids built by build_geometry() and the density image over them
-  // (faded in by density_weight()) into the canvas.
+  // Draws the world and the boids built by build_geometry() into the canvas, under ImGui's
+  // draw data (the density image and the overlays).
   void render(SDL_Renderer* r, const Params& p) const;
   // The texture belongs to the renderer: released before the renderer goes.
   void release_texture();
 
   // How much of the picture is the density image: 0 triangles only, 1 density only.
   double density_weight() const { return weight_; }
+  // The density pass's time this frame (ms; 0 when it did not run).
+  double density_ms() const { return density_ms_; }
   // The last density pass's counts (empty below DensitySwitch::min_boids).
   const DensityImage& density() const { return density_; }
   bool density_counted() const { return counted_; }
@@ -84,6 +83,10 @@ class FlockView {
 
  private:
   void fit_camera(const Params& p);
+  // Counts the boids a pixel when there are enough of them to matter and, where they crowd,
+  // tone-maps the counts into the view's streaming texture (created on `renderer`). Decides
+  // density_weight().
+  void build_density(const BoidSource& s, SDL_Renderer* renderer);
   void density_legend(const Params& p, WidgetRects& rects);
 
   // Camera: world point at the canvas centre, pixels per world unit.
@@ -100,7 +103,7 @@ class FlockView {
   DensityColour colour_ = DensityColour::Count;
   DensityImage density_;
   bool counted_ = false;
-  double weight_ = 0;
+  double weight_ = 0, density_ms_ = 0;
   DensityStyle style_;  // as the last image was tone-mapped (the legend's speed range)
   int threads_ = 1;
   SDL_Texture* texture_ = nullptr;

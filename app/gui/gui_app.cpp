@@ -268,6 +268,7 @@ bool GuiApp::frame() {
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 6));
   ImGui::Begin("Flock", nullptr, fixed | ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
   if (explore_.showing_map()) {
+    view_.skip_density();
     if (const auto pt = explore_.map(rects_, !source_->live())) open_explore_run(*pt);
   } else {
     if (explore_.has_map()) {
@@ -275,7 +276,8 @@ bool GuiApp::frame() {
       rects_.remember("button:Back to the map");
       ImGui::SameLine();
     }
-    view_.panel(*source_, {clock_.fps(), clock_.seconds(), recorder_.active(), recorder_.frames(), stale_view_text()}, rects_);
+    view_.panel(*source_, {clock_.fps(), clock_.seconds(), recorder_.active(), recorder_.frames(), stale_view_text()}, rects_,
+                window_->renderer());
   }
   ImGui::End();
   ImGui::PopStyleVar();
@@ -286,7 +288,9 @@ bool GuiApp::frame() {
                     show_previous_ && previous_plots_.diameter.size() > 0 ? &previous_plots_ : nullptr);
   ImGui::End();
   ImGui::Render();
-  clock_.times().ui = ui_ms + ms_since(u1);
+  // The view's density pass ran inside its panel; it is timed on its own.
+  clock_.times().density = view_.density_ms();
+  clock_.times().ui = ui_ms + ms_since(u1) - view_.density_ms();
 
   draw();
   clock_.times().frame = ms_since(f0);
@@ -294,14 +298,8 @@ bool GuiApp::frame() {
 }
 
 void GuiApp::draw() {
-  // The density pass, then the boids' geometry (where triangles are drawn), from the state
-  // update() left (each timed on its own: the budget).
-  const auto d0 = Clock::now();
-  if (explore_.showing_map())
-    view_.skip_density();
-  else
-    view_.build_density(*source_, window_->renderer());
-  clock_.times().density = ms_since(d0);
+  // Build the boids' geometry from the state update() left, where triangles are drawn (timed
+  // on its own: the budget).
   const auto g0 = Clock::now();
   view_.build_geometry(*source_);
   clock_.times().geometry = ms_since(g0);

@@ -4,8 +4,8 @@
 //
 // One frame, in ImGui's example order: events (SDL events, then the control panel turns
 // clicks into requests), update (apply requests, simulate or replay, metrics, recording),
-// draw (the flock's density image or its geometry in one SDL_RenderGeometryRaw call, the
-// plots and overlays, then ImGui's draw data). The simulation never runs inside drawing code.
+// draw (the flock's geometry in one SDL_RenderGeometryRaw call, then ImGui's draw data: the
+// density image of a crowded flock, the overlays, the plots and panels). The simulation never runs inside drawing code.
 //
 // GuiApp keeps that order and what ties the parts together (the source, the plots, the
 // messages); each part is its own class. SdlWindow holds the window, its renderer and ImGui;
