@@ -34,11 +34,10 @@ struct DensitySwitch {
   double weight(double crowding) const;
 };
 
-// The tone map's inputs beside the counts: the colours of empty pixels (the world's inside
-// and the canvas around it, as the view paints them), the world on screen, and the speed
-// range that the Speed colours span (px/frame).
+// The tone map's inputs beside the counts (whose colouring accumulate() was told): the
+// colours of empty pixels (the world's inside and the canvas around it, as the view paints
+// them), the world on screen, and the speed range that the Speed colours span (px/frame).
 struct DensityStyle {
-  DensityColour colour = DensityColour::Count;
   Rgba world{20, 23, 31, 255}, canvas{12, 13, 17, 255};
   float world_x0 = 0, world_y0 = 0, world_x1 = 0, world_y1 = 0;  // screen coordinates
   float speed_lo = 0, speed_hi = 1;

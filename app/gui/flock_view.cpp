@@ -320,7 +320,6 @@ void FlockView::build_density(const BoidSource& s, SDL_Renderer* r) {
     texture_w_ = px.w, texture_h_ = px.h;
   }
   const Params& p = s.params();
-  style_.colour = colour_;
   style_.world_x0 = xf_.ox, style_.world_y0 = xf_.oy;
   style_.world_x1 = xf_.ox + float(p.width) * xf_.scale, style_.world_y1 = xf_.oy + float(p.height) * xf_.scale;
   // The speeds a flock keeps to: Cornell and blog rules between minspeed and maxspeed, the
