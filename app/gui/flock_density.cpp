@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numbers>
 
 namespace flockscope::gui {
@@ -97,18 +98,26 @@ float DensityImage::shade(std::uint32_t count) const {
 }
 
 void DensityImage::accumulate(const PointsView& b, const ViewTransform& t, const PixelRect& r, DensityColour colour,
-                              int threads) {
+                              int threads, bool fit_to_boids) {
   rect_ = {r.x0, r.y0, std::max(0, r.w), std::max(0, r.h)};
   colour_ = colour;
   threads_ = std::max(1, threads);
-  const int w = rect_.w, h = rect_.h;
-  const std::size_t P = std::size_t(w) * std::size_t(h);
   const bool sums = colour != DensityColour::Count;
-  if (counts_.size() < P * std::size_t(threads_)) counts_.resize(P * std::size_t(threads_));
-  if (sums && sums_.size() < 2 * P * std::size_t(threads_)) sums_.resize(2 * P * std::size_t(threads_));
   // A boid's pixel is that of its screen position, ox + x * scale as the triangles place it,
   // less the rectangle's corner: an exact subtraction for any point on the rectangle.
-  const float s = t.scale, ox = t.ox, oy = t.oy, x0 = float(rect_.x0), y0 = float(rect_.y0), fw = float(w), fh = float(h);
+  const float s = t.scale, ox = t.ox, oy = t.oy;
+  int w = 0, h = 0;
+  std::size_t P = 0;
+  float x0 = 0, y0 = 0, fw = 0, fh = 0;
+  // The rectangle's size and what it needs (set again once fitted to the boids).
+  auto size_for = [&] {
+    w = rect_.w, h = rect_.h, P = std::size_t(w) * std::size_t(h);
+    x0 = float(rect_.x0), y0 = float(rect_.y0), fw = float(w), fh = float(h);
+    if (counts_.size() < P * std::size_t(threads_)) counts_.resize(P * std::size_t(threads_));
+    if (sums && sums_.size() < 2 * P * std::size_t(threads_)) sums_.resize(2 * P * std::size_t(threads_));
+  };
+  if (!fit_to_boids) size_for();
+  float bx0 = std::numeric_limits<float>::infinity(), by0 = bx0, bx1 = -bx0, by1 = -bx0;
   std::uint32_t mx = 0;
   std::size_t total = 0, lit = 0;
   // Chunks of boids handed out as threads come free, so a thread that the machine's other
@@ -119,6 +128,29 @@ void DensityImage::accumulate(const PointsView& b, const ViewTransform& t, const
   touched_.assign(std::size_t(threads_), 0);
 #pragma omp parallel num_threads(threads_)
   {
+    if (fit_to_boids) {
+      // The boids' bounding box on screen (not finite positions drop out of the compares).
+#pragma omp for schedule(static) reduction(min : bx0, by0) reduction(max : bx1, by1)
+      for (std::size_t i = 0; i < b.n; ++i) {
+        const float fx = ox + b.x[i] * s, fy = oy + b.y[i] * s;
+        bx0 = fx < bx0 ? fx : bx0, bx1 = fx > bx1 ? fx : bx1;
+        by0 = fy < by0 ? fy : by0, by1 = fy > by1 ? fy : by1;
+      }
+#pragma omp single
+      {
+        auto within = [](float v, int lo, int hi) { return int(std::clamp(v, float(lo), float(hi))); };
+        if (bx0 <= bx1 && by0 <= by1) {
+          const int px0 = within(std::floor(bx0), rect_.x0, rect_.x0 + rect_.w);
+          const int px1 = within(std::floor(bx1) + 1, rect_.x0, rect_.x0 + rect_.w);
+          const int py0 = within(std::floor(by0), rect_.y0, rect_.y0 + rect_.h);
+          const int py1 = within(std::floor(by1) + 1, rect_.y0, rect_.y0 + rect_.h);
+          rect_ = {px0, py0, px1 - px0, py1 - py0};
+        } else {
+          rect_.w = rect_.h = 0;  // no boid with a finite position
+        }
+        size_for();
+      }
+    }
     const int th = omp_get_thread_num();
     std::uint32_t* c = nullptr;
     float* sm = nullptr;
@@ -177,9 +209,10 @@ void DensityImage::accumulate(const PointsView& b, const ViewTransform& t, const
   log_max_ = max_ > 0 ? std::log1p(float(max_)) : 1.0f;
 }
 
-void DensityImage::tone_map(void* pixels, int pitch, const DensityStyle& style) const {
-  const int w = rect_.w, h = rect_.h;
-  if (w <= 0 || h <= 0) return;
+void DensityImage::tone_map(void* pixels, int pitch, const DensityStyle& style, const PixelRect* frame) const {
+  const PixelRect F = frame ? *frame : rect_;
+  if (F.w <= 0 || F.h <= 0) return;
+  const int w = rect_.w;
   // Tables: the count colour (or the shade) of each count up to kShadeTable, and the heading
   // or speed colours at full brightness.
   const std::uint32_t top = std::min(max_, kShadeTable - 1);
@@ -206,20 +239,24 @@ void DensityImage::tone_map(void* pixels, int pitch, const DensityStyle& style) 
 
   const std::uint32_t world = argb(style.world), canvas = argb(style.canvas);
   // The world's pixels: those whose centres lie inside it, as the view fills it.
-  const int wx0 = std::clamp(int(std::ceil(style.world_x0 - float(rect_.x0) - 0.5f)), 0, w);
-  const int wx1 = std::clamp(int(std::ceil(style.world_x1 - float(rect_.x0) - 0.5f)), wx0, w);
-  const float wy0 = style.world_y0 - float(rect_.y0) - 0.5f, wy1 = style.world_y1 - float(rect_.y0) - 0.5f;
-  for (int y = 0; y < h; ++y) {
-    auto* out = reinterpret_cast<std::uint32_t*>(static_cast<unsigned char*>(pixels) + std::size_t(y) * std::size_t(pitch));
-    const std::uint32_t* c = counts_.data() + std::size_t(y) * std::size_t(w);
-    const float* sm = colour_ == DensityColour::Count ? nullptr : sums_.data() + 2 * std::size_t(y) * std::size_t(w);
+  const int wx0 = std::clamp(int(std::ceil(style.world_x0 - float(F.x0) - 0.5f)), 0, F.w);
+  const int wx1 = std::clamp(int(std::ceil(style.world_x1 - float(F.x0) - 0.5f)), wx0, F.w);
+  const float wy0 = style.world_y0 - float(F.y0) - 0.5f, wy1 = style.world_y1 - float(F.y0) - 0.5f;
+  const int cx0 = rect_.x0 - F.x0;  // the counted rectangle's first column in the frame
+  for (int y = 0; y < F.h; ++y) {
+    auto* row = reinterpret_cast<std::uint32_t*>(static_cast<unsigned char*>(pixels) + std::size_t(y) * std::size_t(pitch));
+    // Empty pixels first (the whole row), then the counted ones over them.
     const bool row_in_world = float(y) >= wy0 && float(y) < wy1;
+    std::fill(row, row + F.w, canvas);
+    if (row_in_world) std::fill(row + wx0, row + wx1, world);
+    const int cy = F.y0 + y - rect_.y0;
+    if (cy < 0 || cy >= rect_.h || w <= 0) continue;
+    std::uint32_t* out = row + cx0;
+    const std::uint32_t* c = counts_.data() + std::size_t(cy) * std::size_t(w);
+    const float* sm = colour_ == DensityColour::Count ? nullptr : sums_.data() + 2 * std::size_t(cy) * std::size_t(w);
     for (int x = 0; x < w; ++x) {
       const std::uint32_t n = c[x];
-      if (n == 0) {
-        out[x] = row_in_world && x >= wx0 && x < wx1 ? world : canvas;
-        continue;
-      }
+      if (n == 0) continue;
       if (colour_ == DensityColour::Count) {
         out[x] = n <= top ? count_lut[n] : argb(count_colour(shade(n)));
         continue;

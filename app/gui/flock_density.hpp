@@ -55,9 +55,12 @@ class DensityImage {
   // Counts the boids of `b` on each pixel of `r` under the transform `t` (a boid belongs to
   // the pixel its position falls in; positions off `r` or not finite are not counted), with
   // each pixel's heading or speed sums when `colour` asks for them, on `threads` threads.
-  void accumulate(const PointsView& b, const ViewTransform& t, const PixelRect& r, DensityColour colour, int threads);
+  // `fit_to_boids`: only over the part of `r` that the boids' bounding box covers (rect()
+  // says which), so a flock that fills part of the view costs that part.
+  void accumulate(const PointsView& b, const ViewTransform& t, const PixelRect& r, DensityColour colour, int threads,
+                  bool fit_to_boids = false);
 
-  // After accumulate(): boids on pixel (x, y) of the rectangle (0 <= x < w, 0 <= y < h).
+  // After accumulate(): boids on pixel (x, y) of rect() (0 <= x < w, 0 <= y < h).
   std::uint32_t count(int x, int y) const { return counts_[std::size_t(y) * std::size_t(rect_.w) + std::size_t(x)]; }
   std::uint32_t max_count() const { return max_; }
   std::size_t on_screen() const { return on_screen_; }
@@ -69,11 +72,12 @@ class DensityImage {
   // The shade of a count: log(1 + count) / log(1 + max_count()), 0 for an empty pixel.
   float shade(std::uint32_t count) const;
 
-  // Writes the image as 0xAARRGGBB words (SDL_PIXELFORMAT_ARGB8888, or RGB888 which ignores
-  // the top byte), `pitch` bytes a row, every pixel opaque: empty ones in the world's or the
-  // canvas's colour. One thread: a pass over the pixels through look-up tables costs less
-  // than a second fork and join of the threads on a busy machine.
-  void tone_map(void* pixels, int pitch, const DensityStyle& style) const;
+  // Writes the image of `frame` (rect() when null; a frame holds rect()) as 0xAARRGGBB words
+  // (SDL_PIXELFORMAT_ARGB8888, or RGB888 which ignores the top byte), `pitch` bytes a row,
+  // every pixel opaque: empty ones, and those outside rect(), in the world's or the canvas's
+  // colour. One thread: a pass over the pixels through look-up tables costs less than a
+  // second fork and join of the threads on a busy machine.
+  void tone_map(void* pixels, int pitch, const DensityStyle& style, const PixelRect* frame = nullptr) const;
 
  private:
   PixelRect rect_;

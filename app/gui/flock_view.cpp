@@ -101,9 +101,9 @@ void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rect
     // Opaque when it is the whole picture (the software renderer copies it as a plain
     // rectangle); faded over the triangles while the view changes between them.
     SDL_SetTextureBlendMode(texture_, weight_ >= 1 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
-    const PixelRect& px = density_.rect();
-    dl->AddImage(texture_, ImVec2(float(px.x0), float(px.y0)), ImVec2(float(px.x0 + px.w), float(px.y0 + px.h)), ImVec2(0, 0),
-                 ImVec2(1, 1), IM_COL32(255, 255, 255, int(std::lround(std::min(1.0, weight_) * 255))));
+    const float x0 = std::floor(rect_.x0), y0 = std::floor(rect_.y0);
+    dl->AddImage(texture_, ImVec2(x0, y0), ImVec2(x0 + float(texture_w_), y0 + float(texture_h_)), ImVec2(0, 0), ImVec2(1, 1),
+                 IM_COL32(255, 255, 255, int(std::lround(std::min(1.0, weight_) * 255))));
   }
   auto S = [&](double x, double y) { return ImVec2(xf_.ox + float(x) * xf_.scale, xf_.oy + float(y) * xf_.scale); };
   dl->AddRect(S(0, 0), S(p.width, p.height), IM_COL32(150, 160, 180, 200), 0, 0, 1.5f);
@@ -306,7 +306,7 @@ void FlockView::build_density(const BoidSource& s, SDL_Renderer* r) {
   const PixelRect px{x0, y0, int(std::ceil(rect_.x1)) - x0, int(std::ceil(rect_.y1)) - y0};
   // Below 250,000 boids one thread counts them in well under a millisecond, less than waking
   // the engine's other threads can cost on a busy machine.
-  density_.accumulate(b, xf_, px, colour_, b.n >= 250000 ? threads_ : 1);
+  density_.accumulate(b, xf_, px, colour_, b.n >= 250000 ? threads_ : 1, true);
   weight_ = switch_.weight(density_.crowding());
   if (weight_ <= 0) return;
   if (!texture_ || texture_w_ != px.w || texture_h_ != px.h) {
@@ -330,7 +330,7 @@ void FlockView::build_density(const BoidSource& s, SDL_Renderer* r) {
   void* pixels = nullptr;
   int pitch = 0;
   if (SDL_LockTexture(texture_, nullptr, &pixels, &pitch) != 0) return void(weight_ = 0);
-  density_.tone_map(pixels, pitch, style_);
+  density_.tone_map(pixels, pitch, style_, &px);  // counted over the boids' part of it
   SDL_UnlockTexture(texture_);
 }
 
@@ -353,7 +353,7 @@ void FlockView::build_geometry(const BoidSource& s) {
 void FlockView::render(SDL_Renderer* r, const Params& p) const {
   const SDL_Rect clip{int(rect_.x0), int(rect_.y0), int(rect_.x1 - rect_.x0), int(rect_.y1 - rect_.y0)};
   SDL_RenderSetClipRect(r, &clip);
-  if (weight_ < 1) {
+  if (weight_ < 1) {  // else the density image paints the whole canvas
     SDL_SetRenderDrawColor(r, style_.world.r, style_.world.g, style_.world.b, 255);
     const SDL_FRect world{xf_.ox, xf_.oy, float(p.width) * xf_.scale, float(p.height) * xf_.scale};
     SDL_RenderFillRectF(r, &world);

@@ -100,6 +100,28 @@ TEST(Density, CountsEqualADirectCountOfBoidsOnKnownPixels) {
   DensityImage img;
   img.accumulate(b.view(), t, r, DensityColour::Count, 2);
   for (const auto& [px, n] : direct_count(b.view(), t, r)) EXPECT_EQ(img.count(px.first, px.second), n);
+  // Fitted to the boids: the rectangle shrinks to the pixels they span (here all of it, as
+  // boids lie on its corners), and without the corner boids to the box of the others.
+  img.accumulate(b.view(), t, r, DensityColour::Count, 2, true);
+  EXPECT_EQ(img.rect().x0, r.x0);
+  EXPECT_EQ(img.rect().w, r.w);
+  EXPECT_EQ(img.on_screen(), total);
+  Boids inner;
+  for (const auto& [px, n] : want)
+    if (px.first > 0 && px.first < 63 && px.second > 0 && px.second < 47) {
+      const auto [wx, wy] = world_of(t, r.x0 + px.first, r.y0 + px.second);
+      for (std::uint32_t k = 0; k < n; ++k) inner.add(wx, wy, 1, 0);
+    }
+  img.accumulate(inner.view(), t, r, DensityColour::Count, 2, true);
+  EXPECT_EQ(img.rect().x0, r.x0 + 3);  // pixels (3, 4) to (50, 18)
+  EXPECT_EQ(img.rect().y0, r.y0 + 4);
+  EXPECT_EQ(img.rect().w, 48);
+  EXPECT_EQ(img.rect().h, 15);
+  EXPECT_EQ(img.count(0, 0), 5u);
+  EXPECT_EQ(img.count(31 - 3, 17 - 4), 40u);
+  img.accumulate(Boids{}.view(), t, r, DensityColour::Count, 2, true);
+  EXPECT_EQ(img.rect().w * img.rect().h, 0);
+  EXPECT_EQ(img.on_screen(), 0u);
 }
 
 TEST(Density, ToneMapBrightensWithTheCountAndPaintsEmptyPixelsAsTheView) {
@@ -299,16 +321,24 @@ TEST(GuiDensity, AGatheredMillionBoidFlockShowsWhereItsBoidsAre) {
   EXPECT_EQ(app.density_weight(), 1);
   const DensityImage& d = app.view_density();
   const ViewTransform t = app.view_transform();
-  // The window's counts are the state's, pixel for pixel.
-  const auto direct = direct_count(app.source().boids(), t, d.rect());
-  std::size_t lit = 0;
-  for (int py = 0; py < d.rect().h; ++py)
-    for (int px = 0; px < d.rect().w; ++px) {
+  // The window's counts are the state's, pixel for pixel (the pass covers the boids' part
+  // of the view; the rest holds none).
+  const PixelRect& dr = d.rect();
+  const auto direct = direct_count(app.source().boids(), t, dr);
+  std::size_t lit = 0, counted = 0;
+  for (int py = 0; py < dr.h; ++py)
+    for (int px = 0; px < dr.w; ++px) {
       const auto it = direct.find({px, py});
       ASSERT_EQ(d.count(px, py), it == direct.end() ? 0u : it->second);
       lit += d.count(px, py) > 0;
+      counted += d.count(px, py);
     }
   EXPECT_GT(lit, 1000u);
+  EXPECT_EQ(counted, app.source().boids().n);  // every boid is on screen
+  // Boids on screen pixel (x, y), from the pass.
+  auto count_at = [&](int x, int y) {
+    return x >= dr.x0 && x < dr.x0 + dr.w && y >= dr.y0 && y < dr.y0 + dr.h ? d.count(x - dr.x0, y - dr.y0) : 0u;
+  };
 
   // The screenshot's world pixels, away from the read-out (top) and the legends (bottom) ...
   const int sx0 = int(v.x0), sy0 = int(v.y0);
@@ -328,11 +358,11 @@ TEST(GuiDensity, AGatheredMillionBoidFlockShowsWhereItsBoidsAre) {
   double sum[3] = {0, 0, 0};
   int num[3] = {0, 0, 0};
   std::vector<std::pair<int, std::uint32_t>> by_luma;  // (luma, count) of each world pixel
-  for (int py = 0; py < img.h && py < d.rect().h; ++py)
-    for (int px = 0; px < img.w && px < d.rect().w; ++px) {
+  for (int py = 0; py < img.h; ++py)
+    for (int px = 0; px < img.w; ++px) {
       if (!world_pixel(px, py)) continue;
       const int l = luma(img.at(px, py));
-      const std::uint32_t c = d.count(px, py);
+      const std::uint32_t c = count_at(sx0 + px, sy0 + py);
       levels.insert(l);
       by_luma.emplace_back(l, c);
       const int band = c == 0 ? 0 : c <= 2 ? 1 : c >= crowded ? 2 : -1;
