@@ -305,8 +305,11 @@ void FlockView::build_density(const BoidSource& s, SDL_Renderer* r) {
   const int x0 = int(std::floor(rect_.x0)), y0 = int(std::floor(rect_.y0));
   const PixelRect px{x0, y0, int(std::ceil(rect_.x1)) - x0, int(std::ceil(rect_.y1)) - y0};
   // Below 250,000 boids one thread counts them in well under a millisecond, less than waking
-  // the engine's other threads can cost on a busy machine.
-  density_.accumulate(b, xf_, px, colour_, b.n >= 250000 ? threads_ : 1, true);
+  // the engine's other threads can cost on a busy machine, and the pixels cost more than the
+  // boids: the pass first fits its rectangle to the boids' bounding box. Above, that extra
+  // pass over the positions costs about what it saves (a million boids filling the world).
+  const bool many = b.n >= 250000;
+  density_.accumulate(b, xf_, px, colour_, many ? threads_ : 1, !many);
   weight_ = switch_.weight(density_.crowding());
   if (weight_ <= 0) return;
   if (!texture_ || texture_w_ != px.w || texture_h_ != px.h) {
