@@ -3,6 +3,9 @@
 // Xvfb), saves the whole window and exits.
 #include <CLI/CLI.hpp>
 
+#include <map>
+#include <string>
+
 #include "gui_app.hpp"
 
 namespace flockscope::cli {
@@ -25,6 +28,11 @@ std::shared_ptr<GuiArgs> add_gui_options(CLI::App& app) {
   app.add_option("--frames", a->frames, "Window: draw this many frames, then exit")->check(CLI::Range(1, 100000000));
   app.add_option("--screenshot", a->screenshot, "Window: save the last frame as this PNG (with --frames)");
   app.add_option("--size", a->size, "Window size WxH (default 1440x900)");
+  app.add_option("--colour", a->opt.density_colour,
+                 "Window: what colours the density image of a crowded flock: count, heading (hue by direction of travel) or speed")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, gui::DensityColour>{{"count", gui::DensityColour::Count},
+                                                                                   {"heading", gui::DensityColour::Heading},
+                                                                                   {"speed", gui::DensityColour::Speed}}));
   app.add_flag("--software", a->opt.software, "Window: use SDL's software renderer");
   app.add_flag("--accelerated", a->accelerated, "Window: with --frames, draw with the GPU renderer (e.g. under Xvfb)");
   app.add_option("--explore-grid", a->opt.explore_grid,

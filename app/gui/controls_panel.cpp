@@ -144,6 +144,9 @@ void GuiApp::scrolled_controls() {
     const FrameTimes& t = clock_.times();
     const double per_step = t.steps > 0 ? t.simulate / t.steps : 0;
     ImGui::Text("simulate + metrics %.2f ms (%.2f ms/step)  rest %.2f ms", t.simulate, per_step, t.update_rest);
+    if (view_.density_counted())
+      ImGui::Text("density %.2f ms (picture: %.0f%% density, %.2f boids/pixel)", t.density, view_.density_weight() * 100,
+                  view_.density().crowding());
     ImGui::Text("geometry %.2f ms (%.1f ns/boid)  render %.2f ms", t.geometry, b.n ? t.geometry * 1e6 / double(b.n) : 0.0,
                 t.render);
     if (source_->simulated_here()) {

@@ -10,8 +10,9 @@ namespace flockscope::gui {
 // Per-frame timings in milliseconds.
 struct FrameTimes {
   // simulate: the steps with each step's metrics, plot point and recording; update_rest:
-  // the rest of the update (notes, parameters, the largest-flock rule).
-  double simulate = 0, update_rest = 0, geometry = 0, render = 0, ui = 0, frame = 0;
+  // the rest of the update (notes, parameters, the largest-flock rule); density: the density
+  // pass (counting and tone mapping; 0 below the boids it needs).
+  double simulate = 0, update_rest = 0, density = 0, geometry = 0, render = 0, ui = 0, frame = 0;
   int steps = 0;
 };
 

@@ -69,6 +69,7 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), config_dir_(config_dir()), ru
     }
   }
 
+  view_.set_density_colour(opt.density_colour);
   clock_.start();
   if (first_recording) {
     replay_path_ = opt.replay;
@@ -84,6 +85,7 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), config_dir_(config_dir()), ru
 GuiApp::~GuiApp() {
   stop_recording();
   if (opt_.use_ini) save_settings();
+  view_.release_texture();
   window_.reset();  // the window closes before a board's link and a map's workers stop
 }
 
@@ -266,6 +268,7 @@ bool GuiApp::frame() {
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 6));
   ImGui::Begin("Flock", nullptr, fixed | ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
   if (explore_.showing_map()) {
+    view_.skip_density();
     if (const auto pt = explore_.map(rects_, !source_->live())) open_explore_run(*pt);
   } else {
     if (explore_.has_map()) {
@@ -273,7 +276,8 @@ bool GuiApp::frame() {
       rects_.remember("button:Back to the map");
       ImGui::SameLine();
     }
-    view_.panel(*source_, {clock_.fps(), clock_.seconds(), recorder_.active(), recorder_.frames(), stale_view_text()}, rects_);
+    view_.panel(*source_, {clock_.fps(), clock_.seconds(), recorder_.active(), recorder_.frames(), stale_view_text()}, rects_,
+                window_->renderer());
   }
   ImGui::End();
   ImGui::PopStyleVar();
@@ -284,7 +288,9 @@ bool GuiApp::frame() {
                     show_previous_ && previous_plots_.diameter.size() > 0 ? &previous_plots_ : nullptr);
   ImGui::End();
   ImGui::Render();
-  clock_.times().ui = ui_ms + ms_since(u1);
+  // The view's density pass ran inside its panel; it is timed on its own.
+  clock_.times().density = view_.density_ms();
+  clock_.times().ui = ui_ms + ms_since(u1) - view_.density_ms();
 
   draw();
   clock_.times().frame = ms_since(f0);
@@ -292,7 +298,8 @@ bool GuiApp::frame() {
 }
 
 void GuiApp::draw() {
-  // Build the boids' geometry from the state update() left (timed on its own: the budget).
+  // Build the boids' geometry from the state update() left, where triangles are drawn (timed
+  // on its own: the budget).
   const auto g0 = Clock::now();
   view_.build_geometry(*source_);
   clock_.times().geometry = ms_since(g0);
@@ -447,15 +454,16 @@ int run_gui(const GuiOptions& opt, int frames, const std::string& screenshot) {
         if (!app.frame()) break;
         if (i < 2 && frames > 4) continue;
         const FrameTimes& t = app.times();
-        sum.simulate += t.simulate, sum.update_rest += t.update_rest, sum.geometry += t.geometry;
+        sum.simulate += t.simulate, sum.update_rest += t.update_rest, sum.density += t.density, sum.geometry += t.geometry;
         sum.render += t.render, sum.ui += t.ui, sum.frame += t.frame;
         ++counted;
       }
       if (counted > 0) {
         const double n = counted, boids = double(app.source().boids().n);
-        std::printf("flockscope: %d frames of %.0f boids, ms per frame: simulate + metrics %.2f  rest of update %.2f  geometry %.2f "
-                    "(%.2f ns/boid)  render %.2f  ui %.2f  total %.2f\n",
-                    counted, boids, sum.simulate / n, sum.update_rest / n, sum.geometry / n,
+        std::printf("flockscope: %d frames of %.0f boids, ms per frame: simulate + metrics %.2f  rest of update %.2f  density %.2f "
+                    "(%s)  geometry %.2f (%.2f ns/boid)  render %.2f  ui %.2f  total %.2f\n",
+                    counted, boids, sum.simulate / n, sum.update_rest / n, sum.density / n,
+                    app.density_weight() >= 1 ? "drawn" : app.density_weight() > 0 ? "faded in" : "not drawn", sum.geometry / n,
                     boids > 0 ? sum.geometry / n * 1e6 / boids : 0.0, sum.render / n, sum.ui / n, sum.frame / n);
       }
       if (!screenshot.empty() && app.message_is_error()) return 1;

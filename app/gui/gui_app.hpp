@@ -4,8 +4,8 @@
 //
 // One frame, in ImGui's example order: events (SDL events, then the control panel turns
 // clicks into requests), update (apply requests, simulate or replay, metrics, recording),
-// draw (the flock's geometry in one SDL_RenderGeometryRaw call, the plots and overlays, then
-// ImGui's draw data). The simulation never runs inside drawing code.
+// draw (the flock's geometry in one SDL_RenderGeometryRaw call, then ImGui's draw data: the
+// density image of a crowded flock, the overlays, the plots and panels). The simulation never runs inside drawing code.
 //
 // GuiApp keeps that order and what ties the parts together (the source, the plots, the
 // messages); each part is its own class. SdlWindow holds the window, its renderer and ImGui;
@@ -54,6 +54,8 @@ struct GuiOptions {
   bool use_ini = true;     // imgui.ini and settings.json under $XDG_CONFIG_HOME/flockscope
   bool vsync = true;
   bool start_running = true;
+  // What colours the flock view's density image of a crowded flock (the view's "colour").
+  DensityColour density_colour = DensityColour::Count;
   // Headless Explore map (run_gui): these grid axes, as `flockscope sweep --grid`; the map
   // is drawn until complete, then DIR/runs.csv and DIR/map.png (and .svg) are written.
   std::vector<std::string> explore_grid;
@@ -105,6 +107,12 @@ class GuiApp {
   // The flock view's canvas and the world-to-screen transform used to draw it last frame.
   Rect view_rect() const { return view_.rect(); }
   ViewTransform view_transform() const { return view_.transform(); }
+  // The flock view's density pass as drawn last frame (its counts, and how much of the
+  // picture it is: 0 triangles only, 1 density only), and its colouring.
+  const DensityImage& view_density() const { return view_.density(); }
+  bool view_density_counted() const { return view_.density_counted(); }
+  double density_weight() const { return view_.density_weight(); }
+  void set_density_colour(DensityColour c) { view_.set_density_colour(c); }
 
   // Actions the panels offer, callable directly (tests, the command line).
   // A preset is a new experiment: its world and seed apply now and the plots start empty.

@@ -52,6 +52,18 @@ TEST(GuiCli, FramesAndScreenshotWriteThePngAndExit) {
   EXPECT_FALSE(fs::exists(scratch() / "imgui.ini"));
 }
 
+// A crowded flock drawn headless prints the density pass in its timing line; --colour picks
+// its colouring and refuses what it does not know.
+TEST(GuiCli, ACrowdedFlockPrintsItsDensityPass) {
+  const Result r = run(kEnv, "--frames 3 --size 800x500 --colour heading --set boids=40000 --set width=4000 --set height=4000");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("density"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(drawn)"), std::string::npos) << r.output;
+  const Result bad = run(kEnv, "--frames 1 --colour plaid");
+  EXPECT_EQ(bad.code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--colour"), std::string::npos) << bad.output;
+}
+
 TEST(GuiCli, BadPresetIsAOneLineReason) {
   const Result r = run(kEnv, "--frames 1 --preset no-such-preset");
   EXPECT_EQ(r.code, 2) << r.output;
