@@ -25,6 +25,7 @@ class InputBytes {
     if (reads_left_ == 0) return 0;
     --reads_left_;
     const std::size_t n = std::min({cap, read_, size_ - at_});
+    if (n == 0) return 0;  // (an empty input may have no bytes at all: data is null)
     std::memcpy(buf, data_ + at_, n);
     at_ += n;
     return n;
