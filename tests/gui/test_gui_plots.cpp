@@ -14,6 +14,7 @@
 
 #include "gui_app.hpp"
 #include "mouse_events.hpp"
+#include "screen_pixels.hpp"
 
 namespace fs = std::filesystem;
 using namespace flockscope;
@@ -206,6 +207,25 @@ void tap(GuiApp& app, SDL_Keycode key) {
   app.frame();
 }
 
+void type_text(GuiApp& app, const char* text) {
+  SDL_Event e{};
+  e.type = SDL_TEXTINPUT;
+  std::snprintf(e.text.text, sizeof e.text.text, "%s", text);
+  ASSERT_EQ(SDL_PushEvent(&e), 1);
+  app.frame();
+}
+
+// Ctrl+click on a slider: its text field opens, every character selected.
+void ctrl_click(GuiApp& app, const std::string& item) {
+  const auto r = settled_rect(app, item);
+  ASSERT_TRUE(r) << item;
+  push_key(SDL_KEYDOWN, SDLK_LCTRL, KMOD_LCTRL);
+  app.frame();
+  click(app, r->cx(), r->cy());
+  push_key(SDL_KEYUP, SDLK_LCTRL, KMOD_NONE);
+  app.frame();
+}
+
 // The numbers of an SVG figure's value axis (its tick labels anchored at their end).
 std::vector<double> y_ticks(const std::string& svg) {
   std::vector<double> out;
@@ -236,6 +256,38 @@ TEST(GuiPlotFixes, ANewRunStartsWithItsPlotsFitted) {
   EXPECT_TRUE(app.plot_view(0).autofit_x);
   EXPECT_TRUE(app.plot_view(1).autofit_x);
   EXPECT_TRUE(app.plot_view(0).autofit_y);
+}
+
+TEST(GuiPlotFixes, TypingIntoALocalSliderAppliesTheCommittedValueOnly) {
+  GuiApp app(headless(1280, 1000));
+  app.frame();
+  const double start = app.source().params().visualRange;
+  ASSERT_NE(start, 47.0);
+  const std::size_t markers = app.plots().param_changes.size();
+  ctrl_click(app, "param:visualRange");
+  type_text(app, "4");
+  EXPECT_EQ(app.source().params().visualRange, start) << "a keystroke is not a value";
+  type_text(app, "7");
+  EXPECT_EQ(app.source().params().visualRange, start);
+  tap(app, SDLK_RETURN);
+  app.frame();
+  EXPECT_EQ(app.source().params().visualRange, 47.0);
+  EXPECT_EQ(app.plots().param_changes.size(), markers + 1);
+  // Typed, then Esc: nothing changes, no marker, no undo step.
+  ctrl_click(app, "param:visualRange");
+  type_text(app, "9");
+  tap(app, SDLK_ESCAPE);
+  app.frame();
+  EXPECT_EQ(app.source().params().visualRange, 47.0);
+  EXPECT_EQ(app.plots().param_changes.size(), markers + 1);
+  // Undo takes back the 47 (the only step), not an empty one.
+  push_key(SDL_KEYDOWN, SDLK_z, KMOD_LCTRL);
+  app.frame();
+  push_key(SDL_KEYUP, SDLK_z, KMOD_NONE);
+  app.frame();
+  app.frame();
+  EXPECT_EQ(app.message(), "undone: visualRange");
+  EXPECT_EQ(app.source().params().visualRange, start);
 }
 
 TEST(GuiPlotFixes, TheExportedDiameterFitsItsDataOrTheScreensZoom) {
@@ -303,4 +355,57 @@ TEST(GuiPlotFixes, AfterClearThePlotsTimeStartsAtZero) {
   // The previous run starts at 0: the run after Clear starts there too, beside it.
   EXPECT_EQ(app.previous_plots().diameter.t().front(), 0.0);
   EXPECT_LE(app.plots().diameter.t().front(), 1.0);
+}
+
+TEST(GuiPlotFixes, ASlidersLabelIsNeverCut) {
+  GuiApp app(headless(1280, 1400));
+  app.frame();
+  const auto section = settled_rect(app, "section:Predators");
+  ASSERT_TRUE(section);
+  click(app, section->x0 + 30, section->cy());
+  const auto label = settled_rect(app, "label:predatorturnfactor");
+  ASSERT_TRUE(label) << "the Predators section opened";
+  const float panel_right = 390;  // the control panel's width at 1280 px
+  EXPECT_LE(label->x1, panel_right - 4) << "the whole label shows: " << label->x0 << ".." << label->x1;
+  const auto slider = app.item_rect("param:predatorturnfactor");
+  ASSERT_TRUE(slider);
+  EXPECT_GT(slider->x1 - slider->x0, 90) << "the slider keeps a usable width";
+}
+
+namespace {
+// The brightest pixel (mean of R, G, B: 0..255) of a widget in a screenshot: a slider's
+// grab and its digits.
+double brightness(const Image& img, const GuiApp::Rect& r) {
+  double most = 0;
+  for (int y = int(r.y0) + 1; y < int(r.y1) - 1; ++y)
+    for (int x = int(r.x0) + 1; x < int(r.x1) - 1; ++x)
+      most = std::max(most, (img.at(x, y)[0] + img.at(x, y)[1] + img.at(x, y)[2]) / 3.0);
+  return most;
+}
+}  // namespace
+
+// A replay's sliders take no drags: they look it (dimmer than ImGui's disabled default) and
+// say why. The screenshots stay in the test's folder for a person to look at.
+TEST(GuiPlotFixes, AReplaysSlidersLookDisabled) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless(1280, 800));
+  app.frame();
+  app.start_recording(dir / "r.flkrec");
+  steps(app, 8);
+  app.stop_recording();
+  const auto local_rect = settled_rect(app, "param:visualRange");
+  ASSERT_TRUE(local_rect);
+  const double local = brightness(screenshot(app, dir / "local.png"), *local_rect);
+  EXPECT_FALSE(app.item_rect("params:read-only").has_value());
+  app.open_replay(dir / "r.flkrec");
+  ASSERT_FALSE(app.message_is_error()) << app.message();
+  const auto r = settled_rect(app, "param:visualRange");
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(app.item_rect("params:read-only").has_value()) << "the panel says why";
+  const double replay = brightness(screenshot(app, dir / "replay.png"), *r);
+  std::printf("slider brightness: local %.1f, replay %.1f (%s)\n", local, replay, dir.c_str());
+  EXPECT_LT(replay, 0.5 * local);
+  const double before = app.source().params().visualRange;
+  drag(app, r->cx(), r->cy(), r->x1 + 30);
+  EXPECT_EQ(app.source().params().visualRange, before);
 }

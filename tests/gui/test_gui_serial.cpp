@@ -70,6 +70,9 @@ TEST(GuiSerial, SliderChangeIsPendingThenAcknowledgedAndARefusedOneReverts) {
   EXPECT_NE(app.message().find("the board refused visualRange = 200 (out of range: this board allows 0 to 127); it keeps 0"),
             std::string::npos)
       << app.message();
+  // The slider's tooltip gives the board's range from then on, not this app's.
+  EXPECT_EQ(app.source().board_allows(7).value_or("(none)"), "0 to 127");
+  EXPECT_FALSE(app.source().board_allows(8).has_value());
   // The plots follow the board's own frames (the board sends 30 a second: wait for them, the
   // steps above may take only a few hundred milliseconds).
   EXPECT_TRUE(frames_until(app, 3000, [&] { return app.plots().diameter.size() > 10u; }))
