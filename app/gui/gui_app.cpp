@@ -218,7 +218,7 @@ void GuiApp::update() {
   const LargestFlock::Outcome grown = largest_.update(*source_, clock_.seconds());
   if (grown.running) running_ = true;
   if (grown.grew) edits_.reload(*source_);
-  if (grown.finished) note(*grown.finished);
+  if (grown.finished) note(*grown.finished, grown.short_of_target);
   times.update_rest = std::max(0.0, ms_since(t0) - times.simulate);
 }
 
