@@ -106,6 +106,13 @@ TEST(GuiPlotChoice, APlotShowsShareRightForTheConsensusPreset) {
   EXPECT_GE(v.y0, -0.2);
   EXPECT_LE(v.y1, 1.2);
   EXPECT_GT(v.y1, v.y0);
+  // For a person to look at: the plot, and its menu open.
+  const fs::path dir = test_dir();
+  EXPECT_GT(screenshot(app, dir / "share_right.png").w, 0);
+  const auto r = app.item_rect("plot:diameter");
+  click(app, r->cx(), r->cy(), SDL_BUTTON_RIGHT);
+  EXPECT_GT(screenshot(app, dir / "share_right_menu.png").w, 0);
+  std::printf("screenshots: %s\n", dir.c_str());
 }
 
 TEST(GuiPlotChoice, EveryMetricOfTheTableIsPlottable) {
