@@ -90,6 +90,9 @@ class BoidSource {
   // The source's true value of a parameter when it lies outside this app's range (a board
   // that reports one): params() holds the nearest valid value, the window shows this one.
   virtual std::optional<double> outside_value(std::uint16_t /*id*/) const { return std::nullopt; }
+  // What a board said it allows for a parameter ("0 to 127", from its refusal of a value);
+  // nothing while it has not said (a board's range is its own, not this app's).
+  virtual std::optional<std::string> board_allows(std::uint16_t /*id*/) const { return std::nullopt; }
   // A parameter change sent but not yet confirmed (a board's acknowledgement pending).
   virtual bool param_pending(std::uint16_t /*id*/) const { return false; }
   // Bumps whenever the parameters changed from the source's side (a board's parameter set

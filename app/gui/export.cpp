@@ -2,9 +2,12 @@
 #include "export.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+
+#include <nlohmann/json.hpp>
 
 #include "flockscope/core/io.hpp"
 #include "flockscope/plot/ticks.hpp"
@@ -199,20 +202,59 @@ ExportResult export_plot_files(const std::filesystem::path& folder, const std::s
     bool shown;
     SeriesColour colour;
   };
+  // What the window's plot of this name draws (nullptr: the defaults, as `run --plots`).
+  auto choice_of = [&](const char* name) -> const FigureChoice* {
+    for (const FigureChoice& f : o.figures)
+      if (f.plot == name) return &f;
+    return nullptr;
+  };
+  nlohmann::json side = nlohmann::json::array();
   auto time_plot = [&](const char* name, const char* title, const char* y_label, std::vector<Line> lines,
                        std::optional<double> y_min = {}, std::optional<double> y_max = {}) {
     if (!wanted(name)) return;
+    const FigureChoice* choice = choice_of(name);
+    std::string chosen_title = title, chosen_label = y_label;
+    if (choice && !choice->default_series) {
+      // The user's series, named and coloured as on screen.
+      lines.clear();
+      for (const std::string& k : choice->series)
+        if (const PlotMetric* m = find_plot_metric(k); m && d.series(k))
+          lines.push_back({m->label.c_str(), d.series(k), true, m->colour});
+      if (choice->series.size() == 1 && !lines.empty()) {
+        const PlotMetric* m = find_plot_metric(choice->series[0]);
+        chosen_title = m->label, chosen_title[0] = char(std::toupper(static_cast<unsigned char>(chosen_title[0])));
+        chosen_label = m->label + (m->unit.empty() ? "" : " (" + m->unit + ")");
+      } else {
+        chosen_title = "Metrics", chosen_label = "value";
+      }
+    }
+    if (choice) {  // the window's plot: its value range when zoomed, else fitted to the data
+      y_min = choice->y ? std::optional(choice->y->first) : std::nullopt;
+      y_max = choice->y ? std::optional(choice->y->second) : std::nullopt;
+    }
     plot::LinePlot p;
-    p.title = titled(title, o.who);
+    p.title = titled(chosen_title.c_str(), o.who);
     p.x.label = "time t (steps x dt)";
-    p.y.label = y_label;
+    p.y.label = chosen_label;
     p.y.min = y_min, p.y.max = y_max;
+    nlohmann::json series = nlohmann::json::array();
     for (const Line& l : lines)
-      if (l.shown) p.series.push_back(figure_series(l.name, *l.series, d.resets, first, last, columns, l.colour));
+      if (l.shown) {
+        p.series.push_back(figure_series(l.name, *l.series, d.resets, first, last, columns, l.colour));
+        series.push_back(l.name);
+      }
     add_markers(p, d.param_changes, t0, t1, "parameter change", kParamChangeColour, 1);
     add_markers(p, d.resets, t0, t1, "reset", kResetColour, 1.25);
     p.legend = p.series.size() > 1 || lines.size() > 1;  // a lone line needs none (as in `run --plots`)
     write(name, p, o.size);
+    nlohmann::json f = {{"figure", stem + "-" + name + ".svg"}, {"png", stem + "-" + name + ".png"}, {"title", p.title}};
+    if (choice) f["series"] = choice->series;
+    f["legend"] = series;
+    if (y_min && y_max)
+      f["y"] = {*y_min, *y_max};
+    else
+      f["y"] = y_min ? nlohmann::json{{"min", *y_min}} : nlohmann::json("fitted to the data");
+    side.push_back(std::move(f));
   };
   time_plot("diameter", "Average flock diameter", "flock diameter D (px, mean distance to the centroid)",
             {{"diameter", &d.diameter, o.shown.diameter, kDiameterColour}}, 0.0);
@@ -277,6 +319,16 @@ ExportResult export_plot_files(const std::filesystem::path& folder, const std::s
     if (o.params && o.params->height > 0)
       size.width = std::clamp(int(std::lround((o.size.height - 90) * o.params->width / o.params->height)) + 150, 300, o.size.width);
     write("centroid-path", path, size);
+  }
+  if (!o.figures.empty()) {
+    nlohmann::json j = {{"csv", stem + ".csv"},
+                        {"rows", {first, last}},
+                        {"time", {t0, t1}},
+                        {"linked_time", o.linked_time},
+                        {"figures", side}};
+    const auto file = folder / (stem + "-plots.json");
+    write_text_file(file, j.dump(2) + "\n");
+    r.files.push_back(file);
   }
   if (first >= last) r.note = "no points in the range: the files have no data";
   return r;

@@ -33,6 +33,17 @@ struct ShownSeries {
 inline constexpr const char* kExportPlots[] = {"diameter", "centroid", "centroid-path", "polarisation", "mean-speed",
                                                "perched", "distance"};
 
+// What one time plot of the window draws, for its figure: its series (plot_metrics() keys,
+// the lines shown), whether they are the plot's defaults (the figure then draws as
+// `flockscope run --plots` does), and the screen's value range when the user zoomed it
+// (else the figure fits its data).
+struct FigureChoice {
+  std::string plot;  // one of kExportPlots
+  std::vector<std::string> series;
+  bool default_series = true;
+  std::optional<std::pair<double, double>> y;
+};
+
 struct ExportOptions {
   plot::Size size{900, 500};
   // The rows exported: plotted points [first, last) (the visible range, the run since the
@@ -47,10 +58,15 @@ struct ExportOptions {
   // also frames the centroid path.
   std::optional<Params> params;
   std::string description;  // the preset's description
+  // The window's plots (PlotsPanel::export_choices): each figure's series and value range,
+  // written to STEM-plots.json beside the figures. Empty: the default series, fitted.
+  std::vector<FigureChoice> figures;
+  bool linked_time = true;
 };
 
-// Writes FOLDER/STEM.csv, FOLDER/STEM-<plot>.svg/.png (all plots or the one asked for) and
-// FOLDER/STEM-preset.json. Long series are reduced to a min/max band of two points a pixel
+// Writes FOLDER/STEM.csv, FOLDER/STEM-<plot>.svg/.png (all plots or the one asked for),
+// FOLDER/STEM-preset.json and, with ExportOptions::figures, FOLDER/STEM-plots.json (each
+// figure's file, series, time and value range). Long series are reduced to a min/max band of two points a pixel
 // column before they reach the figure (the CSV keeps every point). Throws (naming the file)
 // when the folder is not writable.
 ExportResult export_plot_files(const std::filesystem::path& folder, const std::string& stem, const PlotData& d,

@@ -34,6 +34,7 @@ void ExportPanel::export_all(const fs::path& folder, const PlotData& plots, cons
     if (ec) throw InputError(folder.string() + ": cannot create the folder (" + ec.message() + ")");
     ExportOptions o;
     o.shown = panel.shown();
+    panel.export_choices(o);
     std::string range_note;
     if (rows_ == 1) {
       if (const auto range = panel.zoomed_range())

@@ -153,7 +153,8 @@ void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rect
   // time: steps x dt), then the wall-clock time since the window opened, named as such.
   char text[200];
   std::snprintf(text, sizeof text, "boids %zu   fps %.0f   step %" PRIu64 "   t %.4g   |   wall clock %.0f s", s.boids().n, hud.fps,
-                s.step(), s.time(), hud.elapsed_s);
+                s.step(), std::isnan(hud.plot_time) ? s.time() : hud.plot_time, hud.elapsed_s);
+  readout_ = text;
   const float fh = ImGui::GetFontSize();
   dl->AddRectFilled(ImVec2(rect_.x0 + 6, rect_.y0 + 6), ImVec2(rect_.x0 + 14 + ImGui::CalcTextSize(text).x, rect_.y0 + 10 + fh),
                     IM_COL32(0, 0, 0, 150), 3);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +36,9 @@ struct ViewHud {
   // Laid over the view when not empty: the flock shown is not moving (a board's link is
   // down and this is the last frame received, or the local flock waits for an Explore map).
   std::string stale;
+  // The read-out's t: the plots' time of the step shown (it goes on across resets, as the
+  // plots' axis does). NaN: the source's own time.
+  double plot_time = std::numeric_limits<double>::quiet_NaN();
 };
 
 class FlockView {
@@ -52,6 +56,8 @@ class FlockView {
   // build_density) and lays its image under them, faded in by density_weight().
   void panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rects, SDL_Renderer* renderer);
   // No density this frame (the Explore map has the view's place).
+  // The read-out as drawn last frame (boids, fps, step, t, wall clock).
+  const std::string& readout() const { return readout_; }
   void skip_density() { weight_ = 0, counted_ = false, density_ms_ = 0; }
   // The boids' triangles and colours for the transform panel() set (no drawing; none while
   // the density image covers the view).
@@ -82,6 +88,7 @@ class FlockView {
   const ViewTransform& transform() const { return xf_; }
 
  private:
+  std::string readout_;
   void fit_camera(const Params& p);
   // Counts the boids a pixel when there are enough of them to matter and, where they crowd,
   // tone-maps the counts into the view's streaming texture (created on `renderer`). Decides

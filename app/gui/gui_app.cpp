@@ -64,6 +64,7 @@ GuiApp::GuiApp(const GuiOptions& opt) : opt_(opt), config_dir_(config_dir()), ru
         const auto j = nlohmann::json::parse(in);
         export_.restore_folder(j.value("export_folder", export_.folder()));
         serial_panel_.set_port(j.value("serial_port", serial_panel_.port()));
+        if (j.contains("plots")) plots_panel_.restore_layout(j["plots"]);
       } catch (const nlohmann::json::exception&) {  // a damaged settings file only loses settings
       }
     }
@@ -94,17 +95,24 @@ void GuiApp::save_settings() {
     nlohmann::json j;
     if (!export_.saved_folder().empty()) j["export_folder"] = export_.saved_folder();  // never a folder that failed
     if (!serial_panel_.port().empty()) j["serial_port"] = serial_panel_.port();  // the port picker offers it next time
+    j["plots"] = plots_panel_.layout();  // each plot's series, linked time axes
     write_text_file(config_dir_ / "settings.json", j.dump(2) + "\n");
   } catch (const std::exception&) {  // settings are a convenience; never fail on them
   }
 }
 
 // ---------------------------------------------------------------- sources
-void GuiApp::set_source(std::unique_ptr<BoidSource> s) {
+void GuiApp::set_source(std::unique_ptr<BoidSource> s, bool keep_plots) {
   stop_recording();
+  const double dt = source_ ? source_->params().dt : 1.0;
   source_ = std::move(s);
   edits_.adopt(*source_);
-  plots_.clear();
+  // A new run: its plots start fitted (a zoom of the last run would hide its first seconds).
+  plots_panel_.fit_all();
+  if (keep_plots && !source_->timeline())
+    plots_.mark_reset(dt);  // the last source's points stay, to compare and export
+  else
+    plots_.clear();
   frame_times_.clear();
   view_.source_changed();
   if (const Timeline* tl = source_->timeline()) {
@@ -210,7 +218,7 @@ void GuiApp::update() {
   const LargestFlock::Outcome grown = largest_.update(*source_, clock_.seconds());
   if (grown.running) running_ = true;
   if (grown.grew) edits_.reload(*source_);
-  if (grown.finished) note(*grown.finished);
+  if (grown.finished) note(*grown.finished, grown.short_of_target);
   times.update_rest = std::max(0.0, ms_since(t0) - times.simulate);
 }
 
@@ -276,8 +284,9 @@ bool GuiApp::frame() {
       rects_.remember("button:Back to the map");
       ImGui::SameLine();
     }
-    view_.panel(*source_, {clock_.fps(), clock_.seconds(), recorder_.active(), recorder_.frames(), stale_view_text()}, rects_,
-                window_->renderer());
+    const double plot_time = source_->timeline() ? playhead() : plots_.diameter.size() ? plots_.last_time() : kNaN;
+    view_.panel(*source_, {clock_.fps(), clock_.seconds(), recorder_.active(), recorder_.frames(), stale_view_text(), plot_time},
+                rects_, window_->renderer());
   }
   ImGui::End();
   ImGui::PopStyleVar();
@@ -327,6 +336,7 @@ void GuiApp::load_preset_file(const std::string& name_or_file) {
     asked_.reset = true;  // a preset is a new experiment: its world and seed apply now
     previous_plots_ = std::move(plots_);  // ... its plots start empty; the last run stays one click away
     clear_plots();
+    plots_.time_offset = 0;  // the reset asked for starts the flock's time at 0
     note("preset loaded: " + name_or_file);
   } catch (const std::exception& e) {
     note(std::string("cannot load the preset: ") + e.what(), true);
@@ -346,6 +356,9 @@ void GuiApp::open_explore_run(const RunPoint& pt) {
 
 void GuiApp::clear_plots() {
   plots_.clear();
+  // The plots' time starts again at 0 with the flock's next step, as a new run's does (so a
+  // previous run drawn behind starts where this one does).
+  if (!source_->timeline()) plots_.time_offset = -source_->time();
   view_.clear_trail();
   plots_panel_.fit_all();
 }
@@ -391,7 +404,7 @@ void GuiApp::connect_serial(const std::string& port) {
 
 void GuiApp::disconnect_serial() {
   const Params p = source_->params();
-  set_source(std::make_unique<LocalSource>(p));
+  set_source(std::make_unique<LocalSource>(p), /*keep_plots=*/true);  // the board's plots stay to export
   preset_name_ = "(the board's parameters)";
   edits_.reference() = p;
   note("disconnected; a local flock with the board's parameters");

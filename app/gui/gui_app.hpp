@@ -83,7 +83,9 @@ class GuiApp {
   }
 
   BoidSource& source() { return *source_; }
-  void set_source(std::unique_ptr<BoidSource> s);
+  // A new source of boids; its plots start empty unless `keep_plots` (the last source's
+  // points stay, a reset marker between them), and every plot fits its data again.
+  void set_source(std::unique_ptr<BoidSource> s, bool keep_plots = false);
   PlotData& plots() { return plots_; }
   const PlotData& previous_plots() const { return previous_plots_; }
   const FrameTimes& times() const { return clock_.times(); }
@@ -106,6 +108,8 @@ class GuiApp {
   std::optional<Rect> item_rect(const std::string& name) const { return rects_.find(name); }
   // The flock view's canvas and the world-to-screen transform used to draw it last frame.
   Rect view_rect() const { return view_.rect(); }
+  // The flock view's read-out as drawn last frame ("boids 300   fps 60   step 12   t 12 ...").
+  const std::string& view_readout() const { return view_.readout(); }
   ViewTransform view_transform() const { return view_.transform(); }
   // The flock view's density pass as drawn last frame (its counts, and how much of the
   // picture it is: 0 triangles only, 1 density only), and its colouring.
@@ -125,6 +129,8 @@ class GuiApp {
   void clear_plots();
   // A plot's view (0 diameter, 1 centroid, 2 polarisation, 3 speed, 4 path) as drawn last frame.
   const PlotView& plot_view(std::size_t i) const { return plots_panel_.view(i); }
+  // The plots panel: which series each plot draws, linked time axes.
+  PlotsPanel& plots_panel() { return plots_panel_; }
   void start_recording(const std::filesystem::path& file);
   void stop_recording();
   void open_replay(const std::filesystem::path& file);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 
 namespace flockscope::gui {
 
@@ -26,7 +27,16 @@ LargestFlock::Outcome LargestFlock::update(BoidSource& s, double now) {
     out.grew = true;
   } else if (++below_ >= 2) {
     enabled = false;
-    out.finished = "largest flock at " + std::to_string(int(target_fps)) + " fps: " + std::to_string(best_) + " boids";
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.0f", fps);
+    if (best_ == 0) {
+      // Below the target before a boid was added: there is no largest flock to report.
+      out.finished = "the frame rate is below " + std::to_string(int(target_fps)) + " fps already at " + std::to_string(n) +
+                     " boids (" + rate + " fps): no boids added; lower the target or the boid count";
+      out.short_of_target = true;
+    } else {
+      out.finished = "largest flock at " + std::to_string(int(target_fps)) + " fps: " + std::to_string(best_) + " boids";
+    }
   }
   return out;
 }

@@ -19,6 +19,7 @@ class LargestFlock {
     bool running = false;  // the challenge is on: the flock must keep running
     bool grew = false;     // boids were added (the sliders show the new count)
     std::optional<std::string> finished;  // the result, once the frame rate fell for good
+    bool short_of_target = false;         // ... before any boid was added (shown as an error)
   };
   // Once a frame, `now` in seconds. Judges the frame rate over most of a second; grows the
   // source by a tenth (at least 100 boids) while it holds, stops after two misses.

@@ -40,6 +40,11 @@ void ParamEdits::note_change(const Params& before) {
   editing_ = true;
 }
 
+void ParamEdits::end_change() {
+  if (editing_ && !undo_.empty() && undo_.back() == edit_) undo_.pop_back();
+  editing_ = false;
+}
+
 std::string ParamEdits::undo() {
   std::string names;
   for (const ParamDef& d : param_table())

@@ -44,8 +44,9 @@ class ParamEdits {
   // After the panels drew, `before` being edit() before them: a change opens an undo step
   // unless one is open (a drag changes the value on every frame it lasts).
   void note_change(const Params& before);
-  // No widget is held any more: the next change is a new undo step.
-  void end_change() { editing_ = false; }
+  // No widget is held any more: the next change is a new undo step. A change that came back
+  // to where it started (a value typed, then Esc) leaves no step.
+  void end_change();
 
   bool can_undo() const { return !undo_.empty(); }
   std::size_t undo_steps() const { return undo_.size(); }

@@ -51,7 +51,15 @@ bool ParameterPanel::draw(const BoidSource& s, Params& edit, const Params& refer
   bool any_change = false;
   const RuleSet rules = edit.rule_set();
   const std::string_view rule_name = rule_names()[std::size_t(rules)];
-  ImGui::BeginDisabled(!s.editable());
+  // A source that takes no changes (a replay, a board not connected) shows its parameters
+  // read-only, and looks it: dimmer than ImGui's disabled default, with a line saying why.
+  const bool read_only = !s.editable();
+  if (read_only) {
+    ImGui::TextDisabled(s.live() ? "read-only until the board is connected" : "a replay's parameters, as recorded: read-only");
+    rects.remember("params:read-only");
+    ImGui::PushStyleVar(ImGuiStyleVar_DisabledAlpha, 0.3f);
+  }
+  ImGui::BeginDisabled(read_only);
   for (const Section& sec : kSections) {
     int used = 0;
     for (const ParamDef& d : param_table()) used += d.section == sec.section && d.used_by_rules(rules);
@@ -59,7 +67,9 @@ bool ParameterPanel::draw(const BoidSource& s, Params& edit, const Params& refer
     char title[64];
     std::snprintf(title, sizeof title, "%s###%d", sec.section == ParamSection::Cornell && rules == RuleSet::Blog ? "Blog rules" : sec.title,
                   int(sec.section));
-    if (!ImGui::TreeNodeEx(title, sec.open ? ImGuiTreeNodeFlags_DefaultOpen : 0)) continue;
+    const bool open = ImGui::TreeNodeEx(title, sec.open ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+    rects.remember(std::string("section:") + std::string(sec.title).substr(0, std::string(sec.title).find(" (")));
+    if (!open) continue;
     // Switches side by side (cohesion, separation, alignment share a line).
     bool after_switch = false;
     for (const ParamDef& d : param_table()) {
@@ -82,6 +92,7 @@ bool ParameterPanel::draw(const BoidSource& s, Params& edit, const Params& refer
     ImGui::TreePop();
   }
   ImGui::EndDisabled();
+  if (read_only) ImGui::PopStyleVar();
   ImGui::TextColored(kReset, "yellow: reset-only (* = waiting for Reset)");
   if (s.live()) ImGui::TextColored(ImVec4(0.5f, 0.75f, 1, 1), "blue: sent to the board, waiting for its ack");
   return any_change;
@@ -119,7 +130,20 @@ bool ParameterPanel::row(const ParamDef& d, const BoidSource& s, Params& edit, c
     for (char* c = shown; *c; ++c)
       if (*c == '%') *c = ' ';  // the text is an ImGui format string
   }
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.46f);
+  // The name and unit beside the slider, whole: the slider gives up width to a long label
+  // (down to a third of the row), and a label longer still wraps rather than being cut.
+  const std::string unit = unit_shown(d, edit);
+  const std::string label = (unit.empty() || unit == name ? name : name + " (" + unit + ")") +
+                            (absent      ? " (not on the board)"
+                             : in_flight ? " (sent)"
+                             : outside   ? " (outside this app's range)"
+                             : pending   ? " *"
+                                         : "");
+  {
+    const float avail = ImGui::GetContentRegionAvail().x, spacing = ImGui::GetStyle().ItemSpacing.x;
+    const float label_w = ImGui::CalcTextSize(label.c_str()).x;
+    ImGui::SetNextItemWidth(std::clamp(avail - label_w - spacing - 2, avail * 0.34f, avail * 0.46f));
+  }
   const int styled = in_flight || reset_only || outside ? 1 : 0;
   if (outside)
     ImGui::PushStyleColor(ImGuiCol_FrameBg, kOutsideRange);
@@ -167,7 +191,12 @@ bool ParameterPanel::row(const ParamDef& d, const BoidSource& s, Params& edit, c
       break;
     }
   }
-  const bool commit_only = s.live() && (d.kind == ParamKind::Int || d.kind == ParamKind::Real);
+  // Ctrl+click typing applies the value typed once it is committed (Enter, a click away),
+  // on any source: typing 400 is never 4 and 40 on the way, and Esc changes nothing. A board
+  // gets a dragged value once let go, too; a local flock follows a drag live.
+  const bool numeric = d.kind == ParamKind::Int || d.kind == ParamKind::Real;
+  if (numeric && ImGui::TempInputIsActive(ImGui::GetItemID())) typing_id_ = d.id;
+  const bool commit_only = numeric && (s.live() || typing_id_ == d.id);
   const bool let_go = commit_only && ImGui::IsItemDeactivated();
   ImGui::PopStyleColor(styled);
   rects.remember("param:" + name);
@@ -196,8 +225,17 @@ bool ParameterPanel::row(const ParamDef& d, const BoidSource& s, Params& edit, c
     if (outside)
       ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "the board's value %.6g is outside this app's range %s; moving the slider sends a value within it",
                          board_v, describe_range(d).c_str());
-    ImGui::TextDisabled("range %s%s%s", describe_range(d).c_str(), d.log_scale() ? ", logarithmic slider" : "",
-                        reset_only ? "; applied on Reset" : "; acts in this frame");
+    if (s.live()) {
+      // A board's range is its own: what it said it allows, else that it has not said.
+      if (const auto allows = s.board_allows(d.id))
+        ImGui::Text("the board allows %s", allows->c_str());
+      else
+        ImGui::TextDisabled("the board's range: not reported yet (a board refuses a value outside it and says what it allows)");
+      ImGui::TextDisabled("this app's range %s%s", describe_range(d).c_str(), reset_only ? "; applied on Reset" : "");
+    } else {
+      ImGui::TextDisabled("range %s%s%s", describe_range(d).c_str(), d.log_scale() ? ", logarithmic slider" : "",
+                          reset_only ? "; applied on Reset" : "; acts in this frame");
+    }
     if (track)
       ImGui::TextDisabled("Ctrl+click to type a value; Shift+drag moves it 10x finer; right-click: the preset's %s", format_param(reference, d).c_str());
     else
@@ -206,18 +244,19 @@ bool ParameterPanel::row(const ParamDef& d, const BoidSource& s, Params& edit, c
     ImGui::EndTooltip();
   }
   ImGui::SameLine();
-  const std::string unit = unit_shown(d, edit);
-  const std::string label = unit.empty() || unit == name ? name : name + " (" + unit + ")";
+  ImGui::PushTextWrapPos(0.0f);
   if (absent)
-    ImGui::TextDisabled("%s (not on the board)", label.c_str());
+    ImGui::TextDisabled("%s", label.c_str());
   else if (in_flight)
-    ImGui::TextColored(ImVec4(0.5f, 0.75f, 1, 1), "%s (sent)", label.c_str());
+    ImGui::TextColored(ImVec4(0.5f, 0.75f, 1, 1), "%s", label.c_str());
   else if (outside)
-    ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "%s (outside this app's range)", label.c_str());
+    ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "%s", label.c_str());
   else if (reset_only)
-    ImGui::TextColored(kReset, "%s%s", label.c_str(), pending ? " *" : "");
+    ImGui::TextColored(kReset, "%s", label.c_str());
   else
     ImGui::TextUnformatted(label.c_str());
+  ImGui::PopTextWrapPos();
+  rects.remember("label:" + name);
   if (changed) {
     if (auto err = set_param(edit, d, v))
       messages.note(*err, true);
@@ -226,8 +265,10 @@ bool ParameterPanel::row(const ParamDef& d, const BoidSource& s, Params& edit, c
     else
       edited = true;
   }
+  if (let_go && typing_id_ == d.id) typing_id_ = 0;
   if (let_go && uncommitted_ && uncommitted_->first == d.id) {
-    edited = true;
+    // Committed: a change only if it differs from what the source has (Esc restores it).
+    edited = get_param(edit, d) != get_param(s.pending_params(), d);
     uncommitted_.reset();
   }
   ImGui::EndDisabled();

@@ -21,6 +21,8 @@ class ParameterPanel {
   // parameters show in their sections; the others wait, greyed, under one closed node.
   // A live source (a board) gets a slider's value only once it is committed: the mouse let
   // go, or Enter after Ctrl+click typing (typing 400 sends 400, never 4 and 40 on the way).
+  // A value typed after Ctrl+click reaches any source only once committed; Esc leaves it
+  // as it was.
   bool draw(const BoidSource& s, Params& edit, const Params& reference, WidgetRects& rects, Messages& messages);
 
   // Puts the value of a slider held or being typed into back into `edit` (after the source's
@@ -33,6 +35,8 @@ class ParameterPanel {
   // The slider under a fine (Shift) drag and its position as a share of its track.
   std::uint16_t fine_id_ = 0;
   double fine_t_ = 0;
+  // The slider being typed into (Ctrl+click), 0: none.
+  std::uint16_t typing_id_ = 0;
   // A slider moved but not let go yet: (parameter id, value).
   std::optional<std::pair<std::uint16_t, double>> uncommitted_;
 };

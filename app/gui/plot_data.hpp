@@ -3,18 +3,32 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "flockscope/core/metrics.hpp"
 #include "flockscope/core/params.hpp"
 #include "link/frame_assembler.hpp"
 #include "plot_widget.hpp"
+#include "series_colours.hpp"
 
 namespace flockscope::gui {
 
 // Whether the window plots the extensions' perched count and distances for a run with these
 // parameters: while the flock perches, has food or predators that hunt (centroid, chase).
 bool extension_plots(const Params& p);
+
+// A metric the plots can draw: every per-step column of core's metrics table (step and
+// time aside), so a metric added to that table is plottable with no edit here.
+struct PlotMetric {
+  std::string key;    // the metrics table's column name (share_right), as saved and exported
+  std::string label;  // the legend's name (share right)
+  std::string unit;   // px, boids, ... (empty: none)
+  SeriesColour colour;
+};
+const std::vector<PlotMetric>& plot_metrics();
+const PlotMetric* find_plot_metric(std::string_view key);
 
 struct PlotData {
   Series diameter, cx, cy, polarisation, speed;
@@ -25,6 +39,10 @@ struct PlotData {
   // Nearest-neighbour distance and clusters of each point; NaN where they were not computed
   // for that step (they cost more: once per drawn frame).
   std::vector<double> nn, clusters;
+  // The same two as series of the points that have them (a line, not isolated dots).
+  Series nn_series, clusters_series;
+  // The metrics table's other columns (share_right, share_left, ...), by plot_metrics().
+  std::vector<Series> other;
   // Per point: where its metrics came from (all of the state, a board's own metrics message,
   // the boids that arrived of a partial frame).
   std::vector<link::MetricsSource> sources;
@@ -34,6 +52,10 @@ struct PlotData {
   std::vector<double> resets;   // plot times of resets (vertical markers; lines break there)
   std::vector<double> param_changes;  // plot times of live parameter changes (grey markers)
   double time_offset = 0;       // plot time continues across resets
+  // The series of a plot_metrics() key (nullptr: no such metric).
+  const Series* series(std::string_view key) const;
+  // The plot time of the newest point (0 with none): the read-out's t.
+  double last_time() const { return diameter.size() ? diameter.t().back() : 0; }
   void clear();
   // One point: the metrics of the source's step `step` at its time `time`, plotted at
   // time_offset + time (`neighbours`: nn and clusters were computed for it; `source`: see

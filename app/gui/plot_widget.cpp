@@ -103,6 +103,8 @@ Frame begin_plot(const char* id, const char* title, PlotView& v, ImVec2 size, bo
   ImGui::InvisibleButton(id, size);
   f.hovered = ImGui::IsItemHovered();
   f.active = ImGui::IsItemActive();
+  v.moved_x = false;
+  v.menu_asked = f.hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Right);
   const float fh = ImGui::GetFontSize();
   f.p0 = ImVec2(f.outer0.x + 4.2f * fh, f.outer0.y + fh * (1.4f + 1.1f * float(legend_rows)));
   f.p1 = ImVec2(f.outer1.x - 0.6f * fh, f.outer1.y - fh * 1.5f);
@@ -122,6 +124,7 @@ Frame begin_plot(const char* id, const char* title, PlotView& v, ImVec2 size, bo
       const double mx = v.x0 + (io.MousePos.x - f.p0.x) / w * (v.x1 - v.x0);
       v.x0 = mx + (v.x0 - mx) * factor, v.x1 = mx + (v.x1 - mx) * factor;
       v.autofit_x = false;
+      v.moved_x = true;
       if (zoom_x_only) {
         const double my = v.y1 - (io.MousePos.y - f.p0.y) / h * (v.y1 - v.y0);
         v.y0 = my + (v.y0 - my) * factor, v.y1 = my + (v.y1 - my) * factor;
@@ -134,8 +137,9 @@ Frame begin_plot(const char* id, const char* title, PlotView& v, ImVec2 size, bo
     v.x0 -= dx, v.x1 -= dx;
     v.y0 += dy, v.y1 += dy;
     v.autofit_x = v.autofit_y = false;
+    v.moved_x = v.moved_x || dx != 0;
   }
-  if (f.hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) v.autofit_x = v.autofit_y = true;
+  if (f.hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) v.autofit_x = v.autofit_y = true, v.moved_x = true;
   return f;
 }
 
@@ -240,6 +244,8 @@ void time_plot(const char* id, const char* title, const char* x_label, PlotView&
     if (m >= v.x0 && m <= v.x1) dl->AddLine(ImVec2(sx(m), f.p0.y), ImVec2(sx(m), f.p1.y), kMarker, 1.5f);
   if (playhead >= v.x0 && playhead <= v.x1)
     dl->AddLine(ImVec2(sx(playhead), f.p0.y), ImVec2(sx(playhead), f.p1.y), IM_COL32(240, 240, 240, 200), 1.5f);
+  if (v.cursor >= v.x0 && v.cursor <= v.x1)  // the time hovered on a linked plot
+    dl->AddLine(ImVec2(sx(v.cursor), f.p0.y), ImVec2(sx(v.cursor), f.p1.y), IM_COL32(255, 255, 255, 70));
   static thread_local std::vector<ImVec2> pts;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (!*lines[i].visible || cols[i].empty()) continue;
@@ -306,9 +312,11 @@ void time_plot(const char* id, const char* title, const char* x_label, PlotView&
   dl->PopClipRect();
 
   // Hover read-out: the value of every visible line at the cursor's time.
+  v.hover_t = std::numeric_limits<double>::quiet_NaN();
   if (f.hovered && io.MousePos.x >= f.p0.x && io.MousePos.x <= f.p1.x && io.MousePos.y >= f.p0.y &&
       io.MousePos.y <= f.p1.y) {
     const double t = v.x0 + (io.MousePos.x - f.p0.x) / w * (v.x1 - v.x0);
+    v.hover_t = t;
     dl->AddLine(ImVec2(io.MousePos.x, f.p0.y), ImVec2(io.MousePos.x, f.p1.y), IM_COL32(255, 255, 255, 70));
     ImGui::BeginTooltip();
     ImGui::Text("%s %.4g", x_label, t);
@@ -320,7 +328,7 @@ void time_plot(const char* id, const char* title, const char* x_label, PlotView&
       else
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(l.colour), "%s %.6g", l.name, y);
     }
-    ImGui::TextDisabled("wheel: zoom  drag: pan  double-click: fit");
+    ImGui::TextDisabled("wheel: zoom  drag: pan  double-click: fit  right-click: series");
     ImGui::EndTooltip();
   }
   ImGui::PopID();

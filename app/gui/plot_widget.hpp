@@ -5,7 +5,8 @@
 // come from flockscope::plot, so the live plots and the exported SVG/PNG label alike.
 //
 // Controls: wheel zooms time around the cursor (shift+wheel: the value axis), drag pans,
-// double-click returns to autofit (follow the newest data), click a legend entry to hide it.
+// double-click returns to autofit (follow the newest data), click a legend entry to hide it;
+// a right-click asks the caller for its menu (PlotView::menu_asked).
 #pragma once
 
 #include <cstdint>
@@ -58,6 +59,13 @@ struct PlotView {
   bool autofit_x = true, autofit_y = true;
   double x0 = 0, x1 = 1, y0 = 0, y1 = 1;
   std::size_t last_columns = 0;  // decimated columns drawn last frame (the stats show it)
+  // What the user did to this plot last frame: zoomed, panned or fitted its time axis (the
+  // caller links the others to it); right-clicked it (the caller opens its menu).
+  bool moved_x = false, menu_asked = false;
+  // The time under the cursor last frame (NaN: not over this plot); `cursor`, set by the
+  // caller, draws a faint line at another plot's hovered time (NaN: none).
+  double hover_t = std::numeric_limits<double>::quiet_NaN();
+  double cursor = std::numeric_limits<double>::quiet_NaN();
   // Where each legend entry was drawn last frame (tests click them as a user would).
   struct LegendBox {
     std::string name;

@@ -24,6 +24,12 @@ std::vector<BoidSource::Note> SerialSource::take_notes() {
   return out;
 }
 
+std::optional<std::string> SerialSource::board_allows(std::uint16_t id) const {
+  const auto it = allows_.find(id);
+  if (it == allows_.end()) return std::nullopt;
+  return it->second;
+}
+
 std::optional<double> SerialSource::outside_value(std::uint16_t id) const {
   const auto it = outside_.find(id);
   if (it == outside_.end()) return std::nullopt;
@@ -157,8 +163,11 @@ void SerialSource::on_done(const link::RequestDone& d) {
         // What the board allows: its own words when its log just named this parameter
         // ("visualRange: this board allows 0 to 127"), else what the status implies.
         std::string why = link::describe_status(d.status);
-        if (log.starts_with(name + ": "))
+        if (log.starts_with(name + ": ")) {
           why += ": " + log.substr(name.size() + 2);
+          constexpr std::string_view kAllows = "this board allows ";
+          if (const auto at = log.find(kAllows); at != std::string::npos) allows_[sent.id] = log.substr(at + kAllows.size());
+        }
         else if (d.status == protocol::Status::kOutOfRange)
           why += ": the board's limit is narrower than this app's " + describe_range(*def);
         note("the board refused " + name + " = " + link::describe_wire(d.sent) + " (" + why + "); it keeps " +

@@ -63,6 +63,7 @@ class SerialSource final : public BoidSource, public BoardControls {
   bool param_pending(std::uint16_t id) const override { return pending_ids_.count(id) > 0; }
   bool has_param(std::uint16_t id) const override { return !have_params_ || on_board_.count(id) > 0; }
   std::optional<double> outside_value(std::uint16_t id) const override;
+  std::optional<std::string> board_allows(std::uint16_t id) const override;
   std::uint64_t params_revision() const override { return revision_; }
   std::vector<Note> take_notes() override;
 
@@ -111,6 +112,7 @@ class SerialSource final : public BoidSource, public BoardControls {
   std::set<std::uint16_t> on_board_;         // the ids of the board's parameter set
   std::map<std::uint16_t, int> pending_ids_; // parameter id -> requests in flight
   std::map<std::uint16_t, double> outside_;  // parameter id -> the board's value outside our range
+  std::map<std::uint16_t, std::string> allows_;  // parameter id -> what the board said it allows
   std::uint64_t revision_ = 0;
   std::vector<Note> notes_;
 };

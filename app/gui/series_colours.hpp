@@ -21,6 +21,10 @@ inline constexpr SeriesColour kSpeedUpColour{110, 200, 255};    // ... and up
 inline constexpr SeriesColour kPerchedColour{205, 150, 90};     // the ledge's colour in the flock view
 inline constexpr SeriesColour kFoodDistanceColour{250, 210, 50};       // the food sources' colour
 inline constexpr SeriesColour kPredatorDistanceColour{255, 90, 90};    // the predators' colour
+inline constexpr SeriesColour kNearestNeighbourColour{160, 220, 255};
+inline constexpr SeriesColour kClustersColour{200, 200, 120};
+inline constexpr SeriesColour kShareRightColour{255, 170, 70};  // scout group 1's orange: biased right
+inline constexpr SeriesColour kShareLeftColour{120, 220, 140};  // scout group 2's green: biased left
 inline constexpr SeriesColour kResetColour{255, 90, 90};       // reset markers
 inline constexpr SeriesColour kParamChangeColour{120, 140, 170};  // live parameter changes
 

@@ -227,14 +227,15 @@ TEST(GuiExportFlow, OnePlotExportsOnlyThatPlot) {
   click(app, "export:plot:centroid-path");
   click(app, "button:Export");
   ASSERT_FALSE(app.message_is_error()) << app.message();
-  ASSERT_EQ(app.last_export().size(), 4u);
+  ASSERT_EQ(app.last_export().size(), 5u);  // the CSV, the preset, the figure's SVG and PNG, its side file
+  EXPECT_FALSE(exported(app, "-plots.json").empty());
   const std::string path = read_text(exported(app, "-centroid-path.svg"));
   EXPECT_NE(path.find("data-series=\"start\""), std::string::npos);
   EXPECT_NE(path.find("data-series=\"end\""), std::string::npos);
   EXPECT_NE(path.find("downwards"), std::string::npos);
   std::size_t files = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
-  EXPECT_EQ(files, 4u);
+  EXPECT_EQ(files, 5u);
 }
 
 // A live slider dragged while the flock runs: one marker at the drag's start, on the plots

@@ -70,11 +70,32 @@ TEST(GuiSerial, SliderChangeIsPendingThenAcknowledgedAndARefusedOneReverts) {
   EXPECT_NE(app.message().find("the board refused visualRange = 200 (out of range: this board allows 0 to 127); it keeps 0"),
             std::string::npos)
       << app.message();
+  // The slider's tooltip gives the board's range from then on, not this app's.
+  EXPECT_EQ(app.source().board_allows(7).value_or("(none)"), "0 to 127");
+  EXPECT_FALSE(app.source().board_allows(8).has_value());
   // The plots follow the board's own frames (the board sends 30 a second: wait for them, the
   // steps above may take only a few hundred milliseconds).
   EXPECT_TRUE(frames_until(app, 3000, [&] { return app.plots().diameter.size() > 10u; }))
       << app.plots().diameter.size() << " points";
   EXPECT_GT(app.plots().steps.back(), app.plots().steps.front());
+  // Disconnected: the board's plots stay (to compare and export), the local flock's run
+  // follows a reset marker.
+  const std::size_t board_points = app.plots().diameter.size();
+  const double board_end = app.plots().last_time();
+  app.disconnect_serial();
+  for (int i = 0; i < 5; ++i) app.frame();
+  ASSERT_GT(app.plots().diameter.size(), board_points);
+  EXPECT_EQ(app.plots().sources.front(), app.plots().sources[board_points - 1]);
+  ASSERT_FALSE(app.plots().resets.empty());
+  EXPECT_GT(app.plots().resets.back(), board_end);
+  const fs::path out = fs::temp_directory_path() / ("flockscope-gui-disconnect-" + std::to_string(getpid()));
+  app.export_all(out);
+  ASSERT_FALSE(app.message_is_error()) << app.message();
+  std::size_t rows = 0;
+  for (const auto& f : app.last_export())
+    if (f.extension() == ".csv") rows = read_csv(f).size() - 1;
+  EXPECT_EQ(rows, app.plots().diameter.size());
+  fs::remove_all(out);
 }
 
 TEST(GuiSerial, BoardSessionRecordsAndReplaysWithoutTheBoard) {

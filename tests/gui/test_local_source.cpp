@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "boid_source.hpp"
+#include "largest_flock.hpp"
 
 using namespace flockscope;
 
@@ -23,4 +24,24 @@ TEST(LocalSource, AddBoidsKeepsTheFlockAndGrowsIt) {
   ASSERT_EQ(s.flock().predators().size(), 1u);
   EXPECT_EQ(s.flock().predators()[0].x, predators[0].x);
   EXPECT_TRUE(s.advance(1));
+}
+
+// Below the target from the start: no "largest flock of 0 boids", but what happened, as an
+// error.
+TEST(LocalSource, LargestFlockBelowTheTargetFromTheStartSaysSo) {
+  Params p;
+  p.boids = 200;
+  flockscope::gui::LocalSource s(p);
+  flockscope::gui::LargestFlock lf;
+  lf.enabled = true;
+  lf.target_fps = 30;
+  // Two judged stretches of 10 frames a second each: below 30 fps twice.
+  flockscope::gui::LargestFlock::Outcome out;
+  double now = 0;
+  for (int i = 0; i < 40 && !out.finished; ++i, now += 0.1) out = lf.update(s, now);
+  ASSERT_TRUE(out.finished.has_value());
+  EXPECT_TRUE(out.short_of_target);
+  EXPECT_EQ(out.finished->find(": 0 boids"), std::string::npos) << *out.finished;
+  EXPECT_NE(out.finished->find("below 30 fps already at 200 boids"), std::string::npos) << *out.finished;
+  EXPECT_EQ(s.boids().n, 200u);
 }
