@@ -85,8 +85,9 @@ std::vector<fs::path> write_run_plots(const fs::path& dir, const RunSpec& spec, 
   plot::LinePlot pp;
   pp.title = "Average flock path (" + who + ")";
   pp.x.label = "centroid x (px)";
-  pp.y.label = "centroid y (px)";
+  pp.y.label = "centroid y (px, downwards as on screen)";
   pp.equal_aspect = true;
+  pp.y.downward = true;  // as the window and the board's VGA screen draw the world
   // The world's box, widened if the centroid ever left it (Cornell boids are never clamped).
   const plot::Range xr = plot::finite_range(cx), yr = plot::finite_range(cy);
   pp.x.min = std::min(0.0, xr.lo), pp.x.max = std::max(r.params.width, xr.hi);
@@ -109,8 +110,9 @@ std::vector<fs::path> write_run_plots(const fs::path& dir, const RunSpec& spec, 
   plot::LinePlot sp;
   sp.title = "Final state (" + who + ", t = " + plot::format_value(t.empty() ? 0.0 : t.back(), 4) + ")";
   sp.x.label = "x (px)";
-  sp.y.label = "y (px)";
+  sp.y.label = "y (px, downwards as on screen)";
   sp.equal_aspect = true;
+  sp.y.downward = true;
   const FlockSnapshot& s = r.final_state;
   const std::vector<double> sx(s.x.begin(), s.x.end()), sy(s.y.begin(), s.y.end());
   const plot::Range bx = plot::finite_range(sx), by = plot::finite_range(sy);
