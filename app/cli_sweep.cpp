@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cli_common.hpp"
+#include "explore_setup.hpp"
 #include "figures.hpp"
 #include "flockscope/core/io.hpp"
 #include "flockscope/experiments/mpi.hpp"
@@ -119,7 +120,7 @@ struct SweepArgs {
   std::int64_t seed = -1;
   bool paired = false, no_plots = false;
   double form_radius = 10;
-  std::string shard = "0/1", plot_size = "800x500";
+  std::string shard = "0/1", plot_size = "800x500", setup;
   SweepRunArgs run;
 };
 
@@ -130,12 +131,15 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
   CLI::App* c = app.add_subcommand("sweep",
                                    "Run every combination of a parameter grid R times in parallel; write DIR/runs.csv, "
                                    "summary.csv and plots. Resumes an interrupted sweep.");
-  c->add_option("--preset", a->preset, "Preset name or .json file the grid varies")->capture_default_str();
+  CLI::Option* preset = c->add_option("--preset", a->preset, "Preset name or .json file the grid varies")->capture_default_str();
+  c->add_option("--setup", a->setup,
+                "An Explore setup (the window's Save setup): its parameters, axes, repeats, steps and seed; "
+                "--set, --reps, --steps and --seed given here override its own");
   c->add_option("--set", a->sets, "Override a parameter for every run: key=value (repeatable)");
-  c->add_option("--grid", a->grid, "A swept key: key=first:last:step or key=v1,v2,... (repeatable; the first is the plots' x axis)");
-  c->add_option("--reps", a->reps, "Runs per combination, each with its own recorded seed")->capture_default_str()->check(CLI::Range(1, 1000000));
-  c->add_option("--steps", a->steps, "Steps per run")->capture_default_str()->check(CLI::Range(0, 100000000));
-  c->add_option("--seed", a->seed, "Base seed the run seeds derive from (default: the preset's seed)")->check(CLI::Range(0.0, 4294967295.0));
+  CLI::Option* grid = c->add_option("--grid", a->grid, "A swept key: key=first:last:step or key=v1,v2,... (repeatable; the first is the plots' x axis)");
+  CLI::Option* reps = c->add_option("--reps", a->reps, "Runs per combination, each with its own recorded seed")->capture_default_str()->check(CLI::Range(1, 1000000));
+  CLI::Option* steps = c->add_option("--steps", a->steps, "Steps per run")->capture_default_str()->check(CLI::Range(0, 100000000));
+  CLI::Option* seed = c->add_option("--seed", a->seed, "Base seed the run seeds derive from (default: the preset's seed)")->check(CLI::Range(0.0, 4294967295.0));
   c->add_flag("--paired", a->paired, "Repetition r gets the same seed in every combination (paired comparisons)");
   c->add_option("--jobs", a->run.jobs, "Runs in parallel (0: all cores)")->check(CLI::Range(0, 1024));
   c->add_option("--shard", a->shard, "Run only shard i of n (run ids with id % n == i), for job arrays")->capture_default_str();
@@ -144,15 +148,31 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
   c->add_option("--out", a->run.out, "Output folder (resumed if it holds the same sweep)")->required();
   c->add_flag("--no-plots", a->no_plots, "Skip the summary plots");
   c->add_option("--plot-size", a->plot_size, "Plot size in pixels, WIDTHxHEIGHT")->capture_default_str();
-  c->callback([a, &exit_code] {
+  c->callback([a, &exit_code, preset, grid, reps, steps, seed] {
     try {
       SweepSpec s;
-      s.preset = a->preset;
-      s.base = resolve_params(a->preset, a->sets);
-      for (const auto& g : a->grid) s.axes.push_back(parse_grid_axis(g));
-      s.reps = a->reps;
-      s.steps = a->steps;
-      s.seed = a->seed >= 0 ? std::uint64_t(a->seed) : std::uint64_t(s.base.seed);
+      if (!a->setup.empty()) {
+        // The setup names the preset and the grid; a second one on the command line would
+        // leave unclear which the runs follow.
+        if (preset->count() > 0 || grid->count() > 0)
+          throw InputError("--setup " + a->setup + " gives the parameters and the axes: leave out --preset and --grid");
+        const ExploreSetup setup = load_setup(a->setup);
+        s = setup_spec(setup);
+        for (const auto& kv : a->sets)
+          if (auto err = apply_assignment(s.base, kv)) throw InputError("--set " + kv + ": " + *err);
+        if (auto err = check_scouts(s.base, s.base.boids)) throw InputError(*err);
+        if (reps->count() > 0) s.reps = a->reps;
+        if (steps->count() > 0) s.steps = a->steps;
+        // The base seed is the parameters' (as the window's map takes it), unless --seed says.
+        s.seed = seed->count() > 0 ? std::uint64_t(a->seed) : std::uint64_t(s.base.seed);
+      } else {
+        s.preset = a->preset;
+        s.base = resolve_params(a->preset, a->sets);
+        for (const auto& g : a->grid) s.axes.push_back(parse_grid_axis(g));
+        s.reps = a->reps;
+        s.steps = a->steps;
+        s.seed = a->seed >= 0 ? std::uint64_t(a->seed) : std::uint64_t(s.base.seed);
+      }
       s.seed_mode = a->paired ? SeedMode::PerRep : SeedMode::PerRun;
       s.summary.check_every = a->check_every;
       s.summary.form_radius = a->form_radius;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 
 #include "flockscope/core/io.hpp"
@@ -37,14 +39,6 @@ std::string preset_name(const std::string& preset) {
   return preset.empty() ? std::string("custom") : fs::path(preset).stem().string();
 }
 
-// An axis title for a swept key: its unit from the parameter table, or what a share means.
-std::string key_title(const std::string& key) {
-  if (key == kInformedKey) return "informed share (scouts / boids)";
-  if (key == kRightShareKey) return "share of the scouts biased right";
-  if (const ParamDef* d = find_param(key); d && !d->unit.empty()) return key + " (" + std::string(d->unit) + ")";
-  return key;
-}
-
 bool integer_key(const std::string& key) {
   const ParamDef* d = find_param(key);
   return d && d->kind != ParamKind::Real;
@@ -56,6 +50,35 @@ std::string value_name(const std::string& key, const std::string& label) {
 }
 
 }  // namespace
+
+std::string key_title(const std::string& key) {
+  if (key == kInformedKey) return "informed share (scouts / boids)";
+  if (key == kRightShareKey) return "share of the scouts biased right";
+  if (const ParamDef* d = find_param(key); d && !d->unit.empty()) return key + " (" + std::string(d->unit) + ")";
+  return key;
+}
+
+std::vector<std::string> tick_labels(const std::vector<std::string>& labels) {
+  std::vector<std::string> out;
+  for (int digits = 3; digits <= 6; ++digits) {
+    out.clear();
+    bool distinct = true;
+    for (const auto& l : labels) {
+      char* end = nullptr;
+      const double v = std::strtod(l.c_str(), &end);
+      std::string text = l;
+      if (!l.empty() && end == l.c_str() + l.size() && std::isfinite(v)) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+        text = buf;
+      }
+      if (!out.empty() && out.back() == text) distinct = false;
+      out.push_back(std::move(text));
+    }
+    if (distinct) break;
+  }
+  return out;
+}
 
 // ---------------------------------------------------------------- a run's plots
 std::vector<fs::path> write_run_plots(const fs::path& dir, const RunSpec& spec, const RunResult& r, plot::Size size) {
@@ -85,8 +108,9 @@ std::vector<fs::path> write_run_plots(const fs::path& dir, const RunSpec& spec, 
   plot::LinePlot pp;
   pp.title = "Average flock path (" + who + ")";
   pp.x.label = "centroid x (px)";
-  pp.y.label = "centroid y (px)";
+  pp.y.label = "centroid y (px, downwards as on screen)";
   pp.equal_aspect = true;
+  pp.y.downward = true;  // as the window and the board's VGA screen draw the world
   // The world's box, widened if the centroid ever left it (Cornell boids are never clamped).
   const plot::Range xr = plot::finite_range(cx), yr = plot::finite_range(cy);
   pp.x.min = std::min(0.0, xr.lo), pp.x.max = std::max(r.params.width, xr.hi);
@@ -109,8 +133,9 @@ std::vector<fs::path> write_run_plots(const fs::path& dir, const RunSpec& spec, 
   plot::LinePlot sp;
   sp.title = "Final state (" + who + ", t = " + plot::format_value(t.empty() ? 0.0 : t.back(), 4) + ")";
   sp.x.label = "x (px)";
-  sp.y.label = "y (px)";
+  sp.y.label = "y (px, downwards as on screen)";
   sp.equal_aspect = true;
+  sp.y.downward = true;
   const FlockSnapshot& s = r.final_state;
   const std::vector<double> sx(s.x.begin(), s.x.end()), sy(s.y.begin(), s.y.end());
   const plot::Range bx = plot::finite_range(sx), by = plot::finite_range(sy);
@@ -172,8 +197,8 @@ std::vector<SweepView> sweep_views(SweepKind kind, bool scouts) {
   return v;
 }
 
-// Mean and spread band of one metric in one combination: mean +- sd, or for shares the
-// Wilson 95% interval.
+// Mean and 95% interval of one metric in one combination: Student's t over the repeats, or
+// for shares of runs (formed, p_right) the Wilson interval. The window's map shows the same.
 void sweep_value(const SweepSpec& s, const ComboSummary& c, const std::string& key, double& mean, double& lo, double& hi) {
   if (key == "p_right") {
     mean = c.right.p, lo = c.right.lo, hi = c.right.hi;
@@ -188,8 +213,8 @@ void sweep_value(const SweepSpec& s, const ComboSummary& c, const std::string& k
     lo = p.lo, hi = p.hi;
     return;
   }
-  const double sd = std::isnan(st.sd) ? 0.0 : st.sd;
-  lo = mean - sd, hi = mean + sd;
+  const Interval ci = mean_interval95(st);  // NaN with one run: no band
+  lo = ci.lo, hi = ci.hi;
 }
 
 namespace {
@@ -214,7 +239,7 @@ plot::LinePlot line_plot(const SweepSpec& s, const SeriesGroups& groups, const S
   const std::string runs = runs_text(s);
   // More than three overlapping bands hide each other and the lines: then lines only.
   const bool bands = groups.size() <= 3;
-  const std::string spread = !bands ? "mean" : view.key == "p_right" || view.key == "formed" ? "95% interval" : "mean \u00b1 sd";
+  const std::string spread = !bands ? "mean" : "mean and 95% interval";
   plot::LinePlot lp;
   lp.title = view.label + " (" + preset_name(s.preset) + ", " + runs + " each, " + spread + ")";
   lp.x.label = key_title(s.axes[0].key);
@@ -224,7 +249,7 @@ plot::LinePlot line_plot(const SweepSpec& s, const SeriesGroups& groups, const S
                                        [](double v) { return !std::isfinite(v); }) ||
                            (find_param(s.axes[0].key) && find_param(s.axes[0].key)->kind != ParamKind::Real &&
                             find_param(s.axes[0].key)->kind != ParamKind::Int);
-  if (categorical) lp.x.categories = s.axes[0].labels;
+  if (categorical) lp.x.categories = tick_labels(s.axes[0].labels);
   lp.y.label = view.label;
   if (view.share) lp.y.min = 0, lp.y.max = 1;
   for (const auto& [other, members] : groups) {
@@ -261,8 +286,8 @@ plot::Heatmap sweep_heatmap(const SweepSpec& s, const std::vector<ComboSummary>&
   hm.x_label = key_title(s.axes[0].key);
   hm.y_label = key_title(s.axes[1].key);
   hm.value_label = view.label;
-  hm.x_categories = s.axes[0].labels;
-  hm.y_categories = s.axes[1].labels;
+  hm.x_categories = tick_labels(s.axes[0].labels);
+  hm.y_categories = tick_labels(s.axes[1].labels);
   if (view.share) hm.min = 0, hm.max = 1;
   const std::size_t nx = hm.x_categories.size();
   hm.values.assign(nx * hm.y_categories.size(), NAN);

@@ -20,6 +20,14 @@ plot::Size parse_plot_size(const std::string& text);
 std::vector<std::filesystem::path> write_run_plots(const std::filesystem::path& dir, const RunSpec& spec,
                                                    const RunResult& r, plot::Size size);
 
+// An axis title for a swept key: "visualRange (px)", its unit from the parameter table, or
+// what a share means.
+std::string key_title(const std::string& key);
+// A swept axis's values as tick labels: rounded to 3 significant digits ("0.00881", "32.2"),
+// or as many more (up to 6) as keep neighbours apart; a value that is no number ("inf",
+// "true", "report") as it is.
+std::vector<std::string> tick_labels(const std::vector<std::string>& labels);
+
 // The measures a sweep's summary plots show, in order: key (a summary_metrics name, or
 // p_right), a label for axes and titles, what it means (the window's tooltip), and whether
 // it is a share (its axis and colour scale span 0..1).
@@ -31,8 +39,8 @@ struct SweepView {
 // `scouts`: the sweep's flocks have scout groups (experiments::has_scouts), which adds the
 // share of boids going right.
 std::vector<SweepView> sweep_views(experiments::SweepKind kind, bool scouts = false);
-// One combination's mean of a measure and its spread band: mean +- sd, or for shares
-// (formed, p_right) the Wilson 95% interval.
+// One combination's mean of a measure and its 95% interval: Student's t over the repeats (NaN
+// with one run), or for shares of runs (formed, p_right) the Wilson interval.
 void sweep_value(const experiments::SweepSpec& s, const experiments::ComboSummary& c, const std::string& key, double& mean, double& lo, double& hi);
 // The summary figures of one measure: against the first axis, one line per combination of
 // the others (with bands when there are at most three); and for two axes the heatmap.

@@ -1,7 +1,12 @@
 // flockscope: explore, mirror and measure Boids flocks. Subcommands run headless.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <vector>
+
+#include "flockscope/core/text.hpp"
 
 #include "flockscope/core/run.hpp"
 #include "flockscope/experiments/mpi.hpp"
@@ -24,6 +29,12 @@ int run_gui_command(GuiArgs& args);
 
 namespace {
 
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 int run_command_line(int argc, char** argv) {
   CLI::App app{"flockscope: explore, mirror and measure Boids flocks"};
   app.set_version_flag("--version", flockscope::version_string());
@@ -45,6 +56,16 @@ int run_command_line(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // One-line reason on bad flags (CLI11's own message), non-zero exit.
     if (e.get_exit_code() != 0) {
+      // A word where a subcommand goes that is none (`flockscope runn`): name the nearest.
+      std::vector<std::string> names;
+      const CLI::App& commands = app;
+      for (const CLI::App* sub : commands.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+      if (argc > 1 && argv[1][0] != '-' && std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+        const auto best = flockscope::nearest_name(argv[1], names);
+        std::fprintf(stderr, "flockscope: unknown command '%s' (%scommands: %s; see --help)\n", argv[1],
+                     best.empty() ? "" : ("did you mean " + std::string(best) + "? ").c_str(), join(names).c_str());
+        return 2;
+      }
       std::fprintf(stderr, "flockscope: %s (see --help)\n", e.what());
       return 2;
     }

@@ -160,8 +160,12 @@ void GuiApp::scrolled_controls() {
     }
   }
 
-  if (ImGui::CollapsingHeader("Explore (parameter map)", explore_.has_map() ? ImGuiTreeNodeFlags_DefaultOpen : 0))
-    explore_.controls(edits_.edit(), preset_name_, export_.folder(), rects_);
+  explore_.follow_rules(edits_.edit().rule_set());  // its default axes, also while folded
+  const bool explore_open = ImGui::CollapsingHeader("Explore (parameter map)", explore_.has_map() ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+  rects_.remember("header:Explore");
+  if (explore_open)
+    if (const auto loaded = explore_.controls(edits_.edit(), preset_name_, export_.folder(), rects_, messages_))
+      take_setup_params(*loaded);
 
   if (ImGui::CollapsingHeader("Record and replay")) {
     if (recorder_.active())

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace flockscope::gui {
 
@@ -34,6 +35,7 @@ void ExploreSession::start() {
     if (!rows_.count(id)) pending_.push_back(id);
   if (pending_.empty()) return;
   stop_ = false;
+  pace_t0_ = std::chrono::steady_clock::now(), pace_done0_ = rows_.size();
   const std::size_t n = std::min<std::size_t>(std::size_t(jobs_), pending_.size());
   active_ = int(n);
   for (std::size_t t = 0; t < n; ++t) threads_.emplace_back([this] { worker(); });
@@ -44,6 +46,7 @@ void ExploreSession::set_paused(bool p) {
     // Under the lock: a worker takes a run and counts it in one locked step, so after this
     // no run starts uncounted.
     std::lock_guard lock(mu_);
+    if (paused_ && !p) pace_t0_ = std::chrono::steady_clock::now(), pace_done0_ = rows_.size();
     paused_ = p;
   }
   cv_.notify_all();
@@ -88,6 +91,15 @@ void ExploreSession::worker() {
     }
   }
   --active_;
+}
+
+double ExploreSession::seconds_left() const {
+  if (!running() || paused()) return NAN;
+  std::lock_guard lock(mu_);
+  const std::uint64_t done = rows_.size(), fresh = done - std::min(done, pace_done0_);
+  if (fresh == 0) return NAN;
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - pace_t0_).count();
+  return elapsed / double(fresh) * double(run_count(spec_) - done);
 }
 
 std::string ExploreSession::error() const {

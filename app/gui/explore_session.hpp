@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -58,6 +59,9 @@ class ExploreSession {
   // Why the workers stopped on their own (empty: they did not).
   std::string error() const;
   int jobs() const { return jobs_; }
+  // The time left, from the pace of the runs finished since the workers last started or
+  // resumed: NaN until one has finished, or while paused or stopped.
+  double seconds_left() const;
 
   // runs_header and the finished rows in run-id order: `flockscope sweep`'s runs.csv once
   // complete() (every run done).
@@ -81,6 +85,8 @@ class ExploreSession {
   std::atomic<int> active_{0}, in_flight_{0};
   std::atomic<bool> paused_{false}, stop_{false};
   std::string error_;
+  std::chrono::steady_clock::time_point pace_t0_;  // the pace is measured from here ...
+  std::uint64_t pace_done0_ = 0;                   // ... and this many runs done then
 };
 
 // The sweep `flockscope sweep --preset P [--set ...] --grid G... --reps R --steps N` runs:

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -75,7 +76,9 @@ std::string series_csv(const PlotData& d, const ShownSeries& shown, std::size_t 
   };
   for (std::size_t i = first; i < n; ++i) {
     const double t = d.diameter.t()[i];
-    add("%.17g", t);
+    // The shortest text that reads back as t: steps x dt prints as written (0.3, 35).
+    const auto [end, ec] = std::to_chars(cell, cell + sizeof cell, t);
+    out.append(cell, ec == std::errc() ? end : cell);
     add(",%.17g", i < d.steps.size() ? d.steps[i] : 0.0);
     if (shown.diameter) add(",%.17g", d.diameter.y()[i]);
     if (shown.centroid_x) add(",%.17g", d.cx.y()[i]);

@@ -343,6 +343,38 @@ void GuiApp::load_preset_file(const std::string& name_or_file) {
   }
 }
 
+void GuiApp::take_setup_params(const cli::ExploreSetup& st) {
+  // A setup is an experiment on a flock simulated here, even when a board or a recording was shown.
+  if (!source_->simulated_here()) set_source(std::make_unique<LocalSource>(st.params));
+  preset_name_ = st.preset.empty() ? std::string("(an Explore setup's parameters)") : st.preset;
+  edits_.edit() = st.params;
+  edits_.reference() = st.params;
+  source_->set_params(st.params);
+  asked_.reset = true;  // as a preset: the setup's world and seed apply now
+  previous_plots_ = std::move(plots_);
+  clear_plots();
+}
+
+void GuiApp::save_explore_setup(const fs::path& file) {
+  try {
+    cli::save_setup(explore_.setup(edits_.edit(), preset_name_), file);
+    note("saved the Explore setup to " + file.string());
+  } catch (const std::exception& e) {
+    note(std::string("cannot save the setup: ") + e.what(), true);
+  }
+}
+
+void GuiApp::load_explore_setup(const fs::path& file) {
+  try {
+    const cli::ExploreSetup st = cli::load_setup(file);
+    explore_.apply_setup(st);
+    take_setup_params(st);
+    note("loaded the Explore setup " + file.string());
+  } catch (const std::exception& e) {
+    note(std::string("cannot load the setup: ") + e.what(), true);
+  }
+}
+
 void GuiApp::export_all(const fs::path& folder) {
   export_.export_all(folder, plots_, plots_panel_, *source_, preset_name_, messages_);
 }

@@ -143,6 +143,10 @@ class GuiApp {
   // local flock, as `flockscope run` would start it.
   ExplorePanel& explore() { return explore_; }
   void open_explore_run(const RunPoint& pt);
+  // An Explore setup file: saved from the panel's choices over the sliders' parameters;
+  // loaded, its parameters become the sliders' (as a preset's do) and the panel takes the rest.
+  void save_explore_setup(const std::filesystem::path& file);
+  void load_explore_setup(const std::filesystem::path& file);
   // The parameters the sliders show (an Explore map's base).
   const Params& edited_params() const { return edits_.edit(); }
 
@@ -161,6 +165,7 @@ class GuiApp {
   void push_plot_point();  // the source's current step
   void record_frame();
   void note(std::string text, bool error = false) { messages_.note(std::move(text), error); }
+  void take_setup_params(const cli::ExploreSetup& setup);
   void save_settings();
   std::string stale_view_text();
 

@@ -112,6 +112,7 @@ void Flock::start_from(FlockSnapshot s) {
   bias_.assign(std::size_t(scouts), float(active_.biasval));
   steps_ = 0;
   time_ = 0;
+  time_base_ = 0, time_base_step_ = 0, time_dt_ = active_.dt;
   perch_.clear();
   aims_.assign(predators_.size(), PredatorAim{});
 }
@@ -366,8 +367,7 @@ void Flock::step() {
   step_boids(false);
   step_predators();
   step_food();
-  ++steps_;
-  time_ += active_.dt;
+  advance_time();
 }
 
 void Flock::step_all_pairs() {
@@ -375,8 +375,18 @@ void Flock::step_all_pairs() {
   step_boids(true);
   step_predators();
   step_food();
+  advance_time();
+}
+
+void Flock::advance_time() {
+  if (active_.dt != time_dt_) time_base_ = time_, time_base_step_ = steps_, time_dt_ = active_.dt;
   ++steps_;
-  time_ += active_.dt;
+  const double n = double(steps_ - time_base_step_);
+  // A dt of 1/k (0.1, 0.05, 0.001) divides by k: the quotient is the double nearest the
+  // decimal time, so 3 steps of 0.1 are 0.3, not 0.30000000000000004.
+  const double k = std::round(1.0 / time_dt_);
+  const bool reciprocal = k >= 1 && k < 1e15 && 1.0 / k == time_dt_;
+  time_ = time_base_ + (reciprocal ? n / k : n * time_dt_);
 }
 
 auto Flock::surroundings() const {

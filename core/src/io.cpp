@@ -52,10 +52,21 @@ std::string read_input_file(const fs::path& file, std::uintmax_t limit) {
   return text;
 }
 
-fs::path preset_dir() {
-  if (const char* env = std::getenv("FLOCKSCOPE_ASSETS"); env && *env) return fs::path(env) / "presets";
-  return fs::path(FLOCKSCOPE_SOURCE_ASSETS) / "presets";
+fs::path assets_dir() {
+  if (const char* env = std::getenv("FLOCKSCOPE_ASSETS"); env && *env) return env;
+  // Looked up once: the executable does not move while it runs.
+  static const fs::path found = [] {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+      for (const fs::path& dir : {exe.parent_path() / ".." / "share" / "flockscope" / "assets", exe.parent_path() / "assets"})
+        if (fs::is_directory(dir / "presets", ec)) return dir.lexically_normal();
+    return fs::path(FLOCKSCOPE_SOURCE_ASSETS);
+  }();
+  return found;
 }
+
+fs::path preset_dir() { return assets_dir() / "presets"; }
 
 fs::path resolve_preset(std::string_view name_or_file) {
   const fs::path direct(name_or_file);

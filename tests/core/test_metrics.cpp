@@ -387,3 +387,26 @@ TEST(Metrics, StepMetricsOfTheExtensionsMatchAndDoNotDependOnThreads) {
     EXPECT_EQ(st.predator_distance, s1.predator_distance) << t << " threads";
   }
 }
+
+// The time is steps x dt, not a running sum of dt: 700 steps of 0.05 are 35 (the sum gives
+// 35.000000000000149), 3 of 0.1 are 0.3; after a change of dt it goes on from where it was.
+TEST(FlockTime, IsStepsTimesDt) {
+  Params p;
+  p.boids = 10;
+  p.dt = 0.05;
+  Flock f(p);
+  for (int i = 0; i < 700; ++i) f.step();
+  EXPECT_EQ(f.time(), 35.0);
+  p.dt = 0.1;
+  Flock g(p);
+  for (int i = 0; i < 3; ++i) g.step();
+  EXPECT_EQ(g.time(), 0.3);
+  p.dt = 0.25;
+  g.set_params(p);
+  for (int i = 0; i < 4; ++i) g.step();
+  EXPECT_EQ(g.time(), 1.3);
+  p.dt = 0.3;
+  Flock h(p);
+  for (int i = 0; i < 10; ++i) h.step();
+  EXPECT_EQ(h.time(), 10 * 0.3);
+}

@@ -383,3 +383,294 @@ TEST(Explore, ShareGoingRightIsMappedForScoutPresetsOnly) {
   EXPECT_TRUE(fs::exists(d / "sweep" / "plots" / "mean_share_right.png"));
   EXPECT_EQ(read_png(d / "map" / "map.png").w, 800);
 }
+
+// ---------------------------------------------------------------- saved setups
+namespace {
+
+// Opens the side panel's Explore section (collapsed until a map exists).
+void open_explore_section(GuiApp& app) {
+  const auto header = settled_rect(app, "header:Explore");
+  ASSERT_TRUE(header);
+  if (app.item_rect("explore:Save setup")) return;
+  click(app, header->cx(), header->cy());
+  app.frame();
+  ASSERT_TRUE(app.item_rect("explore:Save setup"));
+}
+
+void click_button(GuiApp& app, const std::string& name) {
+  const auto r = settled_rect(app, name);
+  ASSERT_TRUE(r) << name;
+  click(app, r->cx(), r->cy());
+}
+
+cli::ExploreSetup small_setup() {
+  cli::ExploreSetup st;
+  st.axes = {cli::ExploreAxis{"visualRange", 20, 60, 3, false, {}}, cli::ExploreAxis{"centeringfactor", 0.0002, 0.002, 2, true, {}}};
+  st.repeats = 2, st.steps = 150, st.measure = "mean_polarisation", st.workers = 2;
+  return st;
+}
+
+}  // namespace
+
+// An Explore setup saved in one window, loaded in a new one and mapped there, and run from the
+// command line (`flockscope sweep --setup FILE`): the same runs.csv byte for byte, as is the
+// runs.csv of the setup written beside the exported map. Loading takes the setup's
+// parameters into the sliders.
+TEST(Explore, SetupSavedLoadedInANewWindowAndRunFromTheCliGivesTheSameRunsCsv) {
+  const fs::path d = explore_dir();
+  const fs::path file = d / "study" / "setup.json";
+  Params saved;
+  {
+    GuiOptions o = headless(1280, 1500);
+    o.preset = "cornell-pico-predator";
+    o.sets = {"boids=60", "seed=7"};
+    GuiApp a(o);
+    a.set_export_folder(d.string());
+    open_explore_section(a);
+    a.explore().apply_setup(small_setup());
+    a.explore().set_setup_file(file.string());
+    click_button(a, "explore:Save setup");
+    ASSERT_FALSE(a.message_is_error()) << a.message();
+    EXPECT_NE(a.message().find("saved the Explore setup"), std::string::npos) << a.message();
+    saved = a.edited_params();
+  }
+  ASSERT_TRUE(fs::exists(file));
+  const auto j = nlohmann::json::parse(slurp(file));
+  EXPECT_EQ(j.at("preset"), "cornell-pico-predator");
+  EXPECT_EQ(j.at("seed"), 7);
+  EXPECT_EQ(j.at("axes").size(), 2u);
+
+  std::string window_csv;
+  {
+    GuiApp b(headless(1280, 1500));  // its own preset and 1,000 boids, until the setup is loaded
+    b.set_export_folder(d.string());
+    ASSERT_NE(b.edited_params(), saved);
+    open_explore_section(b);
+    b.explore().set_setup_file(file.string());
+    click_button(b, "explore:Load setup");
+    ASSERT_FALSE(b.message_is_error()) << b.message();
+    EXPECT_EQ(b.edited_params(), saved);
+    EXPECT_EQ(b.explore().measure(), "mean_polarisation");
+    click_button(b, "explore:Start map");
+    ASSERT_TRUE(b.explore().has_map()) << b.message();
+    ExploreSession& s = *b.explore().session();
+    EXPECT_EQ(s.total(), 12u);
+    ASSERT_TRUE(frames_until(b, 120000, [&] { return s.complete(); }));
+    window_csv = s.runs_csv();
+    click_button(b, "explore:Export");
+    ASSERT_GT(screenshot(b, d / "window.png").w, 0);  // for eyes: the panel after Load, Start and Export
+    ASSERT_FALSE(b.message_is_error()) << b.message();
+  }
+  const auto cli = sh(std::string(FLOCKSCOPE_BIN) + " sweep --setup " + file.string() + " --no-plots --out " + (d / "cli").string());
+  ASSERT_EQ(cli.code, 0) << cli.output;
+  EXPECT_EQ(slurp(d / "cli" / "runs.csv"), window_csv);
+  // The exported map names its setup beside it, and that setup makes the same runs.
+  ASSERT_TRUE(fs::exists(d / "explore" / "setup.json"));
+  EXPECT_EQ(slurp(d / "explore" / "runs.csv"), window_csv);
+  const auto again = sh(std::string(FLOCKSCOPE_BIN) + " sweep --setup " + (d / "explore" / "setup.json").string() +
+                        " --no-plots --out " + (d / "again").string());
+  ASSERT_EQ(again.code, 0) << again.output;
+  EXPECT_EQ(slurp(d / "again" / "runs.csv"), window_csv);
+}
+
+// A map started from sweep's own grid (the headless flags) keeps its exact values in the
+// setup written beside it: a list (as sweep's labels), which `sweep --setup` runs to the
+// same runs.csv.
+TEST(Explore, SetupOfAGridMapKeepsItsValues) {
+  const fs::path d = explore_dir();
+  const auto e = sh("SDL_VIDEODRIVER=offscreen " + std::string(FLOCKSCOPE_BIN) +
+                    " --preset cornell-pico-predator --set boids=40 --reps 2 --steps 60 --explore-grid visualRange=10:70:30"
+                    " --explore-grid centeringfactor=0.0002,1e-3 --explore-out " + (d / "map").string() + " --size 800x500");
+  ASSERT_EQ(e.code, 0) << e.output;
+  const auto j = nlohmann::json::parse(slurp(d / "map" / "setup.json"));
+  EXPECT_EQ(j.at("axes").at(1).at("values").dump(), "[0.0002,0.001]");
+  const auto w = sh(std::string(FLOCKSCOPE_BIN) + " sweep --setup " + (d / "map" / "setup.json").string() + " --no-plots --out " +
+                    (d / "sweep").string());
+  ASSERT_EQ(w.code, 0) << w.output;
+  EXPECT_EQ(slurp(d / "sweep" / "runs.csv"), slurp(d / "map" / "runs.csv"));
+}
+
+// A malformed setup file: one line naming the file, the field and what was expected (exit 2
+// from the command line, red in the window's status line), never a crash.
+TEST(Explore, MalformedSetupGetsAOneLineErrorNamingTheField) {
+  const fs::path d = explore_dir();
+  const std::string axis = R"({"key": "visualRange", "from": 10, "to": 50, "values": 3})";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"{not json", "not valid JSON"},
+      {"[1, 2]", "expected a JSON object"},
+      {R"({"preset": "cornell-pico-predator", "repeats": 1, "steps": 10})", "axes: expected a list of one or two axes, missing"},
+      {R"({"preset": "cornell-pico-predator", "axes": [], "repeats": 1, "steps": 10})", "axes: expected a list of one or two axes, got []"},
+      {R"({"preset": "cornell-pico-predator", "axes": [{"key": "visualRange", "from": "ten", "to": 50, "values": 3}], "repeats": 1, "steps": 10})",
+       R"(axes[0].from: expected a finite number, got "ten")"},
+      {R"({"preset": "cornell-pico-predator", "axes": [{"key": "visualRang", "from": 1, "to": 50, "values": 3}], "repeats": 1, "steps": 10})",
+       "axes[0].key: unknown parameter 'visualRang' (did you mean visualRange?)"},
+      {R"({"preset": "cornell-pico-predator", "axes": [{"key": "visualRange", "from": 1, "to": 50, "values": 300}], "repeats": 1, "steps": 10})",
+       "axes[0].values: expected a whole number from 1 to 100, got 300"},
+      {R"({"preset": "cornell-pico-predator", "axes": [{"key": "visualRange", "from": -5, "to": 50, "values": 3}], "repeats": 1, "steps": 10})",
+       "axes[0].from: expected a value of visualRange in [0, 10000] px, got -5"},
+      {R"({"preset": "cornell-pico-predator", "axes": [)" + axis + R"(], "repeats": 2.5, "steps": 10})",
+       "repeats: expected a whole number from 1 to 1000000, got 2.5"},
+      {R"({"preset": "cornell-pico-predator", "axes": [)" + axis + R"(], "repeats": 1})", "steps: expected a whole number from 0 to 100000000, missing"},
+      {R"({"preset": "cornell-pico-predator", "axes": [)" + axis + R"(], "repeats": 1, "steps": 10, "measure": "diameter"})",
+       "measure: expected one of final_diameter"},
+      {R"({"axes": [)" + axis + R"(], "repeats": 1, "steps": 10})", "params: expected the base parameters"},
+      {R"({"preset": "cornell-pico-predator", "params": {"visualRange": "wide"}, "axes": [)" + axis + R"(], "repeats": 1, "steps": 10})",
+       "params: visualRange"},
+      {R"({"preset": "cornell-pico-predator", "axis": [], "repeats": 1, "steps": 10})", "axis: not a field of an Explore setup"},
+  };
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    const fs::path f = d / ("bad" + std::to_string(k) + ".json");
+    write_text_file(f, cases[k].first);
+    const auto r = sh(std::string(FLOCKSCOPE_BIN) + " sweep --setup " + f.string() + " --out " + (d / "out").string());
+    EXPECT_EQ(r.code, 2) << cases[k].first << "\n" << r.output;
+    EXPECT_NE(r.output.find(f.string() + ": "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(cases[k].second), std::string::npos) << cases[k].first << "\n" << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+  }
+  EXPECT_FALSE(fs::exists(d / "out" / "runs.csv"));
+  // --setup names the parameters and axes: --preset or --grid beside it is refused.
+  const auto both = sh(std::string(FLOCKSCOPE_BIN) + " sweep --setup " + (d / "bad0.json").string() +
+                       " --grid visualRange=1,2 --out " + (d / "out").string());
+  EXPECT_EQ(both.code, 2) << both.output;
+
+  GuiApp app(headless(1280, 1500));
+  const Params before = app.edited_params();
+  open_explore_section(app);
+  app.explore().set_setup_file((d / "bad4.json").string());
+  click_button(app, "explore:Load setup");
+  EXPECT_TRUE(app.message_is_error());
+  EXPECT_NE(app.message().find("axes[0].from"), std::string::npos) << app.message();
+  EXPECT_EQ(app.edited_params(), before);
+}
+
+// The progress bar's estimate of the time left: from the pace of the finished runs, none
+// while paused.
+TEST(Explore, SessionEstimatesTheTimeLeft) {
+  ExploreSession s(small_spec(), 1);
+  EXPECT_TRUE(std::isnan(s.seconds_left()));
+  s.start();
+  while (s.done() < 2 && s.running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const double left = s.seconds_left();
+  if (!s.complete()) {
+    EXPECT_TRUE(std::isfinite(left));
+    EXPECT_GE(left, 0);
+  }
+  s.set_paused(true);
+  EXPECT_TRUE(std::isnan(s.seconds_left()));
+  s.set_paused(false);
+  s.wait();
+  EXPECT_TRUE(std::isnan(s.seconds_left()));
+}
+
+// ---------------------------------------------------------------- what a first study trips on
+// The default axes are parameters the flock's rules read (the report's D_vis x S_coh for a
+// report preset); an axis they do not read is named, in the panel with the rules' own
+// parameters to take instead, and on the map.
+TEST(Explore, AxesTheRulesDoNotReadAreNamedAndTheRulesOwnOffered) {
+  const fs::path d = explore_dir();
+  GuiOptions o = headless(1280, 1500);
+  o.preset = "report-vis25";
+  o.sets = {"boids=40"};
+  GuiApp app(o);
+  open_explore_section(app);
+  const auto axes = app.explore().axes();
+  ASSERT_EQ(axes.size(), 2u);
+  for (const auto& a : axes) EXPECT_TRUE(find_param(a.key)->used_by_rules(RuleSet::Report)) << a.key;
+  EXPECT_EQ(axes[0].key, "D_vis");
+  EXPECT_EQ(axes[1].key, "S_coh");
+  app.frame();
+  EXPECT_FALSE(app.item_rect("explore:axis not read"));
+
+  cli::ExploreSetup st;
+  st.axes = {cli::ExploreAxis{"visualRange", 20, 40, 2, false, {}}};
+  st.repeats = 1, st.steps = 20;
+  app.explore().apply_setup(st);
+  app.frame();
+  // For eyes: the panel's warning and the rules' own parameters offered under the axis.
+  ASSERT_GT(screenshot(app, d / "panel-axis-not-read.png").w, 0);
+  EXPECT_TRUE(app.item_rect("explore:axis not read"));
+  EXPECT_TRUE(app.item_rect("explore:use D_vis"));
+  EXPECT_FALSE(app.item_rect("explore:use visualRange"));
+  click_button(app, "explore:use S_align");
+  ASSERT_EQ(app.explore().axes().size(), 1u);
+  EXPECT_EQ(app.explore().axes()[0].key, "S_align");
+  app.frame();
+  EXPECT_FALSE(app.item_rect("explore:axis not read"));
+
+  // A map along it says so over the map.
+  app.explore().start(explore_spec("report-vis25", app.edited_params(), {"visualRange=20,40"}, 1, 20));
+  ASSERT_TRUE(frames_until(app, 60000, [&] { return app.explore().session()->complete(); }));
+  app.frame();
+  ASSERT_GT(screenshot(app, d / "map-axis-not-read.png").w, 0);  // for eyes
+  EXPECT_TRUE(app.item_rect("explore:map axis not read"));
+  app.explore().start(explore_spec("report-vis25", app.edited_params(), {"D_vis=20,40"}, 1, 20));
+  app.frame();
+  EXPECT_FALSE(app.item_rect("explore:map axis not read"));
+}
+
+// A one-parameter map's export draws what the window draws: the mean with its 95% interval
+// (Student's t over the repeats), and says so; not mean +- sd.
+TEST(Explore, OneParameterExportDrawsTheWindowsInterval) {
+  Params base = load_preset(resolve_preset("cornell-pico-predator"));
+  base.boids = 60;
+  const SweepSpec spec = explore_spec("cornell-pico-predator", base, {"visualRange=20:60:20"}, 3, 150);
+  ExploreSession s(spec, 2);
+  s.start();
+  s.wait();
+  const auto combos = s.combos();
+  const auto views = cli::sweep_views(spec.kind);
+  const auto view = *std::find_if(views.begin(), views.end(), [](const cli::SweepView& v) { return v.key == "mean_diameter"; });
+  const plot::LinePlot lp = cli::sweep_line_plot(spec, combos, view);
+  ASSERT_EQ(lp.series.size(), 1u);
+  const plot::Series& se = lp.series[0];
+  ASSERT_EQ(se.lo.size(), 3u);
+  const std::size_t k = metric_index(spec, "mean_diameter");
+  for (std::size_t i = 0; i < 3; ++i) {
+    const Interval ci = mean_interval95(combos[i].metrics[k]);
+    EXPECT_DOUBLE_EQ(se.lo[i], ci.lo);
+    EXPECT_DOUBLE_EQ(se.hi[i], ci.hi);
+  }
+  EXPECT_NE(lp.title.find("95% interval"), std::string::npos) << lp.title;
+  EXPECT_EQ(lp.title.find("sd"), std::string::npos) << lp.title;
+}
+
+// Export never writes over an earlier export: explore, then explore-2, and the window's
+// status line says where the files went.
+TEST(Explore, ExportGoesToANewFolderAndTheStatusLineSaysWhere) {
+  const fs::path d = explore_dir();
+  GuiApp app(headless(1280, 1500));
+  app.set_export_folder(d.string());
+  app.explore().start(small_spec());
+  ASSERT_TRUE(frames_until(app, 60000, [&] { return app.explore().session()->complete(); }));
+  click_button(app, "explore:Export");
+  ASSERT_TRUE(fs::exists(d / "explore" / "runs.csv"));
+  EXPECT_NE(app.message().find((d / "explore").string()), std::string::npos) << app.message();
+  write_text_file(d / "explore" / "runs.csv", "kept\n");
+  click_button(app, "explore:Export");
+  EXPECT_EQ(slurp(d / "explore" / "runs.csv"), "kept\n");
+  EXPECT_EQ(slurp(d / "explore-2" / "runs.csv"), app.explore().session()->runs_csv());
+  EXPECT_TRUE(fs::exists(d / "explore-2" / "map.png"));
+  EXPECT_TRUE(fs::exists(d / "explore-2" / "setup.json"));
+  EXPECT_NE(app.message().find((d / "explore-2").string()), std::string::npos) << app.message();
+  EXPECT_FALSE(app.message_is_error());
+}
+
+// The map's tick labels (the window's and the exported heatmap's): rounded to three
+// significant digits, more only where neighbours would read alike; units from the parameter
+// table.
+TEST(Explore, TickLabelsAreRoundedAndAxesHaveUnits) {
+  EXPECT_EQ(cli::tick_labels({"0.0088108", "0.0176216", "22.2222"}), (std::vector<std::string>{"0.00881", "0.0176", "22.2"}));
+  EXPECT_EQ(cli::tick_labels({"1", "1.0001", "1.0002"}), (std::vector<std::string>{"1", "1.0001", "1.0002"}));
+  EXPECT_EQ(cli::tick_labels({"inf", "true"}), (std::vector<std::string>{"inf", "true"}));
+  EXPECT_EQ(cli::key_title("visualRange"), "visualRange (px)");
+  EXPECT_EQ(cli::key_title("centeringfactor"), "centeringfactor (1/frame)");
+  EXPECT_EQ(cli::key_title("S_coh"), "S_coh");
+  // The exported heatmap's categories too.
+  SweepSpec spec = small_spec();
+  spec.axes[0] = parse_grid_axis("visualRange=10,32.2222,54.4444");
+  spec.axes[1] = parse_grid_axis("centeringfactor=0.0088108,0.00128058");
+  const plot::Heatmap hm = cli::sweep_heatmap(spec, {}, cli::sweep_views(spec.kind)[0]);
+  EXPECT_EQ(hm.x_categories, (std::vector<std::string>{"10", "32.2", "54.4"}));
+  EXPECT_EQ(hm.y_categories, (std::vector<std::string>{"0.00881", "0.00128"}));
+  EXPECT_EQ(hm.x_label, "visualRange (px)");
+}

@@ -4,8 +4,10 @@
 #include <stb/stb_image.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -123,4 +125,79 @@ TEST(GuiCli, ParamsListsTheTable) {
   std::size_t lines = 0;
   for (char c : r.output) lines += c == '\n';
   EXPECT_EQ(lines, 1u + flockscope::param_table().size());  // the header and every row of the table
+}
+
+// A word where a subcommand goes that is none: the nearest command is named.
+TEST(GuiCli, AMistypedCommandSuggestsTheRightOne) {
+  const Result r = run(kEnv, "runn --steps 1");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("unknown command 'runn' (did you mean run?"), std::string::npos) << r.output;
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+  const Result far = run(kEnv, "xyzzy");
+  EXPECT_EQ(far.code, 2) << far.output;
+  EXPECT_EQ(far.output.find("did you mean"), std::string::npos) << far.output;
+  EXPECT_NE(far.output.find("sweep"), std::string::npos) << far.output;  // the commands listed
+}
+
+// The assets are found beside the executable as installed (PREFIX/bin/flockscope reads
+// PREFIX/share/flockscope/assets), whatever the source tree it was built from;
+// FLOCKSCOPE_ASSETS overrides.
+TEST(GuiCli, AssetsAreFoundBesideTheInstalledExecutable) {
+  const fs::path prefix = scratch() / "prefix";
+  fs::remove_all(prefix);
+  fs::create_directories(prefix / "bin");
+  fs::create_directories(prefix / "share" / "flockscope" / "assets" / "presets");
+  fs::copy_file(FLOCKSCOPE_BIN, prefix / "bin" / "flockscope");
+  {
+    std::ofstream(prefix / "share" / "flockscope" / "assets" / "presets" / "only-here.json") << R"({"params": {"boids": 7}})";
+  }
+  const std::string bin = (prefix / "bin" / "flockscope").string();
+  auto sh_run = [&](const std::string& env, const std::string& args) {
+    const std::string cmd = "env -u FLOCKSCOPE_ASSETS " + env + " " + bin + " " + args + " 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[4096];
+    while (std::size_t n = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+    const int status = pclose(pipe);
+    return Result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  };
+  const Result r = sh_run("", "run --preset only-here --steps 1 --out " + (prefix / "out").string());
+  EXPECT_EQ(r.code, 0) << r.output;
+  std::ifstream in(prefix / "out" / "final_state.csv");
+  std::size_t rows = 0;
+  for (std::string line; std::getline(in, line);) ++rows;
+  EXPECT_EQ(rows, 1u + 7u);  // the header and the preset's 7 boids
+  const Result overridden = sh_run("FLOCKSCOPE_ASSETS=" + (prefix / "none").string(),
+                                   "run --preset only-here --steps 1 --out " + (prefix / "out2").string());
+  EXPECT_EQ(overridden.code, 2) << overridden.output;
+  EXPECT_NE(overridden.output.find("unknown preset 'only-here'"), std::string::npos) << overridden.output;
+}
+
+// `run --plots` draws the world as the window does, y growing downwards: boids near the top
+// of the world (small y) are near the top of state.png.
+TEST(GuiCli, RunPlotsDrawYDownAsTheWindow) {
+  const fs::path d = scratch() / "ydown";
+  fs::remove_all(d);
+  fs::create_directories(d);
+  {
+    std::ofstream init(d / "top.csv");
+    init << "x,y,vx,vy\n";
+    for (int i = 0; i < 20; ++i) init << 100 + 20 * i << "," << 20 + i % 3 * 10 << ",1,0\n";
+  }
+  const Result r = run(kEnv, "run --preset cornell-pico-predator --set predators=0 --set scouts1=20 --init " + (d / "top.csv").string() +
+                                 " --steps 0 --plots --out " + (d / "out").string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load((d / "out" / "state.png").c_str(), &w, &h, &n, 4);
+  ASSERT_NE(px, nullptr);
+  std::vector<int> red_rows;  // scout group 1's colour, (200, 40, 40)
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const unsigned char* p = px + 4 * (std::size_t(y) * std::size_t(w) + std::size_t(x));
+      if (p[0] > 150 && p[1] < 90 && p[2] < 90) red_rows.push_back(y);
+    }
+  stbi_image_free(px);
+  ASSERT_GT(red_rows.size(), 20u);
+  std::nth_element(red_rows.begin(), red_rows.begin() + long(red_rows.size() / 2), red_rows.end());
+  EXPECT_LT(red_rows[red_rows.size() / 2], h / 3) << "the boids at y = 20..40 are drawn near the bottom";
 }

@@ -287,3 +287,25 @@ TEST(GuiExportFlow, OpenFolderWithoutXdgOpenIsAMessage) {
   EXPECT_NE(app.message().find("cannot open " + dir.string() + ": xdg-open"), std::string::npos) << app.message();
   app.frame();
 }
+
+// The time column is steps x dt printed as written: with dt = 0.1 the third step is at 0.3
+// (a running sum of dt gives 0.30000000000000004), and every row's time is its step / 10.
+TEST(GuiExportFlow, TimeColumnIsStepsTimesDtPrintedCleanly) {
+  const fs::path dir = fresh_dir("time");
+  GuiOptions o = tall_window();
+  o.sets = {"dt=0.1", "boids=50"};
+  GuiApp app(o);
+  app.set_export_folder(dir.string());
+  app.frame();
+  run_for(app, 40);
+  app.export_all(dir);
+  ASSERT_FALSE(app.message_is_error()) << app.message();
+  const auto rows = read_csv(exported(app, ".csv"));
+  ASSERT_GE(rows.size(), 41u);
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    const double step = std::strtod(rows[r][1].c_str(), nullptr);
+    char want[32];
+    std::snprintf(want, sizeof want, "%.10g", step / 10);
+    EXPECT_EQ(rows[r][0], want) << "step " << rows[r][1];
+  }
+}

@@ -141,6 +141,11 @@ class Flock {
   int threads_ = 1;
   std::uint64_t steps_ = 0;
   double time_ = 0;
+  // time_ is steps x dt counted from the last change of dt, not a running sum of dt (whose
+  // error grows with the steps: 35.000000000000149 after 700 steps of 0.05).
+  double time_base_ = 0, time_dt_ = 0;
+  std::uint64_t time_base_step_ = 0;
+  void advance_time();
 
   std::vector<float> x_, y_, vx_, vy_;   // state, storage order
   std::vector<std::uint32_t> id_;

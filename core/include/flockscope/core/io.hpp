@@ -39,7 +39,12 @@ inline constexpr std::uintmax_t kMaxRecordingBytes = std::uintmax_t(16) << 30;  
 // over `limit` bytes. Throws InputError.
 std::string read_input_file(const std::filesystem::path& file, std::uintmax_t limit);
 
-// Where presets live: $FLOCKSCOPE_ASSETS/presets, else the source tree's assets/presets.
+// Where the assets (presets/, flockscope.desktop) are: $FLOCKSCOPE_ASSETS when set; else
+// beside the executable, installed (PREFIX/bin/flockscope reads
+// PREFIX/share/flockscope/assets) or as a folder `assets` next to it; else the source tree
+// it was built from (a build run in place).
+std::filesystem::path assets_dir();
+// assets_dir()/presets.
 std::filesystem::path preset_dir();
 // A preset name ("report-baseline") or a path to a .json file.
 std::filesystem::path resolve_preset(std::string_view name_or_file);
