@@ -119,7 +119,7 @@ if has_stage tsan; then
 fi
 
 if has_stage fuzz; then
-  begin "fuzzing the protocol decoder and the board sides (${FUZZ_SECONDS:-60} s)"
+  begin "fuzzing the protocol decoder, the board sides and the file readers (${FUZZ_SECONDS:-60} s)"
   scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
   end fuzz
 fi
