@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <span>
@@ -100,8 +101,11 @@ bool get_extras(In& in, Metrics& m) {
   return in.ok;
 }
 
+// The time of writing, or SOURCE_DATE_EPOCH's where it is set (the reproducible-builds
+// convention: the same frames then give the same file, as the fuzzers' seed recordings do).
 std::string now_iso() {
-  const std::time_t t = std::time(nullptr);
+  std::time_t t = std::time(nullptr);
+  if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); epoch && *epoch) t = std::time_t(std::strtoll(epoch, nullptr, 10));
   std::tm tm{};
   gmtime_r(&t, &tm);
   char s[32];

@@ -8,6 +8,10 @@
 #include <cstdint>
 #include <string>
 
+namespace flockscope::experiments {
+struct SweepSpec;
+}
+
 namespace fuzztest {
 
 // The protocol decoder: data[1..] fed to decoders whole, in chunks chosen by data[0] and
@@ -51,11 +55,13 @@ bool check_state_csv(const std::uint8_t* data, std::size_t size, std::string* wh
 // frames before the cut bit for bit.
 bool check_recording(const std::uint8_t* data, std::size_t size, std::string* why = nullptr);
 
-// A resumed sweep's runs file (resumable_rows), for a 12-run sweep; byte 0 picks the shard
+// A resumed sweep's runs file (resumable_rows), for the 12-run sweep sweep_rows_spec()
+// (D_vis x S_align, 3 repeats); byte 0 picks the shard
 // and whether the sweep's header comes first. Holds: only this sweep's own header is
 // accepted; every kept row is a whole line of the file and one of this shard's runs; kept
 // and dropped rows never outnumber the lines; the kept rows written back read back the same.
 bool check_sweep_rows(const std::uint8_t* data, std::size_t size, std::string* why = nullptr);
+flockscope::experiments::SweepSpec sweep_rows_spec();
 
 struct FuzzTarget {
   const char* name;  // scripts/fuzz.sh's and the corpus folder's name

@@ -140,21 +140,22 @@ bool check_recording(const std::uint8_t* data, std::size_t size, std::string* wh
   return true;
 }
 
-// The sweep of the oracle: D_vis in {10, inf} x S_align in {0.04, 0.06}, 3 repeats: 12 runs.
-// Input: byte 0 picks the shard (bits 1-2: 1 to 3 shards, bits 3-4: which) and whether this
+flockscope::experiments::SweepSpec sweep_rows_spec() {
+  flockscope::experiments::SweepSpec s;
+  s.base.boids = 30;
+  s.preset = "report-baseline";
+  s.axes.push_back(flockscope::experiments::parse_grid_axis("D_vis=10,inf"));
+  s.axes.push_back(flockscope::experiments::parse_grid_axis("S_align=0.04:0.06:0.02"));
+  s.reps = 3;
+  s.steps = 40;
+  return s;
+}
+
+// Input: byte 0 picks the shard (bits 1-2: 1 to 3 shards, bits 3-4: which) and whether the
 // sweep's header comes first (bit 0), then the runs file's text.
 bool check_sweep_rows(const std::uint8_t* data, std::size_t size, std::string* why) {
   using namespace flockscope::experiments;
-  static const SweepSpec base = [] {
-    SweepSpec s;
-    s.base.boids = 30;
-    s.preset = "report-baseline";
-    s.axes.push_back(parse_grid_axis("D_vis=10,inf"));
-    s.axes.push_back(parse_grid_axis("S_align=0.04:0.06:0.02"));
-    s.reps = 3;
-    s.steps = 40;
-    return s;
-  }();
+  static const SweepSpec base = sweep_rows_spec();
   SweepSpec s = base;
   const std::uint8_t pick = size > 0 ? data[0] : 0;
   s.shard.count = 1 + (pick >> 1 & 3u) % 3;

@@ -20,6 +20,7 @@
 #include "flockscope/core/metrics.hpp"
 #include "flockscope/core/recording.hpp"
 #include "flockscope/experiments/sweep.hpp"
+#include "fuzz_checks.hpp"
 
 namespace fs = std::filesystem;
 using namespace flockscope;
@@ -179,13 +180,7 @@ void recordings(const fs::path& dir, std::mt19937& rng) {
 
 void sweep_rows(const fs::path& dir) {
   using namespace flockscope::experiments;
-  SweepSpec s;
-  s.base.boids = 30;
-  s.preset = "report-baseline";
-  s.axes.push_back(parse_grid_axis("D_vis=10,inf"));
-  s.axes.push_back(parse_grid_axis("S_align=0.04:0.06:0.02"));
-  s.reps = 3;
-  s.steps = 40;
+  const SweepSpec s = fuzztest::sweep_rows_spec();
   std::string rows;
   for (std::uint64_t id = 0; id < run_count(s); ++id) {
     RunSummary r;
@@ -219,6 +214,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const fs::path root = argv[1];
+  setenv("SOURCE_DATE_EPOCH", "1796083200", 1);  // recordings' "created": 2026-12-01
   std::mt19937 rng(20261129);
   for (const char* t : {"preset", "state_csv", "recording", "sweep_rows"}) {
     fs::create_directories(root / t);
