@@ -269,3 +269,24 @@ TEST(Recording, AFrameWithValuesNoWriterWritesIsDamage) {
   EXPECT_EQ(intact.frames(), 3u);
   EXPECT_EQ(intact.damage(), "");
 }
+
+// With SOURCE_DATE_EPOCH set, the same frames give the same file (the fuzzers' seed
+// recordings are written this way); the header's "created" is that time.
+TEST(Recording, SourceDateEpochMakesTheFileReproducible) {
+  setenv("SOURCE_DATE_EPOCH", "1796083200", 1);
+  Params p;
+  p.boids = 10;
+  auto write = [&](const char* name) {
+    Flock f(p);
+    const fs::path file = scratch(name);
+    {
+      RecordingWriter w(file, p);
+      for (int i = 0; i < 2; ++i) w.write_frame(f, compute_metrics(f)), f.step();
+    }
+    return read_input_file(file, 1 << 20);
+  };
+  const std::string a = write("epoch_a.flkrec"), b = write("epoch_b.flkrec");
+  unsetenv("SOURCE_DATE_EPOCH");
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a.find("\"created\":\"2026-12-01T00:00:00Z\""), std::string::npos);
+}
