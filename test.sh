@@ -16,8 +16,9 @@
 #             same arithmetic on more threads and kernels: the release stage runs them)
 #   tsan      ThreadSanitizer build of the threaded parts (the link's worker, the window's
 #             Explore workers, the sweeps' threads); their quick tier
-#   fuzz      the protocol decoder and the board sides' receive paths under libFuzzer, for
-#             FUZZ_SECONDS in all (default 60; scripts/fuzz.sh)
+#   fuzz      the protocol decoder, the board sides' receive paths and the readers of the
+#             user's files (presets, state files, recordings, a resumed sweep's runs) under
+#             libFuzzer, for FUZZ_SECONDS in all (default 60; scripts/fuzz.sh)
 # Each stage's time is printed at the end, with one "N passed, 0 failed" line over the
 # ctest runs.
 set -euo pipefail
@@ -118,7 +119,7 @@ if has_stage tsan; then
 fi
 
 if has_stage fuzz; then
-  begin "fuzzing the protocol decoder and the board sides (${FUZZ_SECONDS:-60} s)"
+  begin "fuzzing the protocol decoder, the board sides and the file readers (${FUZZ_SECONDS:-60} s)"
   scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
   end fuzz
 fi

@@ -3,6 +3,10 @@
 #   decoder        the protocol decoder (tests/fuzz/fuzz_checks.hpp, as the others)
 #   board_receive  our firmware's board reading what an app sends (tests/fuzz/fuzz_checks.hpp)
 #   link_receive   the drop-in link (protocol/pico) reading what an app sends
+#   preset         a preset file (--preset FILE, the window's Load)
+#   state_csv      a state file (--init)
+#   recording      a recording (--replay, replay)
+#   sweep_rows     a sweep's runs file being resumed
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET ...]   # default 60 s, shared by every target
 #
@@ -22,14 +26,14 @@ case "$seconds" in
 esac
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(decoder board_receive link_receive)
+[ ${#targets[@]} -eq 0 ] && targets=(decoder board_receive link_receive preset state_csv recording sweep_rows)
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FLOCKSCOPE_FUZZ_BUILD:-$root/build-fuzz}"
 corpus_of() {
   case "$1" in
-    decoder|board_receive|link_receive) echo "$root/tests/fuzz/corpus/$1" ;;
-    *) echo "fuzz: unknown target '$1' (decoder, board_receive, link_receive)" >&2; exit 2 ;;
+    decoder|board_receive|link_receive|preset|state_csv|recording|sweep_rows) echo "$root/tests/fuzz/corpus/$1" ;;
+    *) echo "fuzz: unknown target '$1' (decoder, board_receive, link_receive, preset, state_csv, recording, sweep_rows)" >&2; exit 2 ;;
   esac
 }
 for t in "${targets[@]}"; do corpus_of "$t" > /dev/null; done

@@ -26,7 +26,7 @@ for group in "$@"; do
               # the board's flock step on an emulated Cortex-M33 (mps2-an505), the Pico 2's core
               packages+=(qemu-system-arm)
               command -v npm > /dev/null 2>&1 || packages+=(nodejs npm) ;;
-    fuzz)     packages+=(clang libclang-rt-14-dev) ;;
+    fuzz)     packages+=(clang libclang-rt-14-dev libomp-dev) ;;
     mpi)      packages+=(openmpi-bin libopenmpi-dev) ;;
     python)   packages+=(python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pandas
                          python3-matplotlib python3-nbclient python3-nbformat python3-ipykernel) ;;

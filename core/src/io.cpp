@@ -124,15 +124,16 @@ Params params_from_json(const json& j, std::string_view origin) {
   return p;
 }
 
-Params load_preset(const fs::path& file) {
-  const std::string text = read_input_file(file, kMaxPresetBytes);
+Params load_preset(const fs::path& file) { return parse_preset(read_input_file(file, kMaxPresetBytes), file.string()); }
+
+Params parse_preset(std::string_view text, std::string_view origin) {
   json j;
   try {
     j = json::parse(text);
   } catch (const json::exception& e) {  // a syntax error, or a number out of range (1e999)
-    throw InputError(file.string() + ": not valid JSON (" + e.what() + ")");
+    throw InputError(std::string(origin) + ": not valid JSON (" + e.what() + ")");
   }
-  return params_from_json(j, file.string());
+  return params_from_json(j, origin);
 }
 
 std::string preset_description(const fs::path& file) {
@@ -226,8 +227,12 @@ std::vector<std::string_view> split_csv(std::string_view line) {
 }  // namespace
 
 FlockSnapshot read_state_csv(const fs::path& file) {
-  const std::string text = read_input_file(file, kMaxTableBytes);
-  std::istringstream in(text);
+  return parse_state_csv(read_input_file(file, kMaxTableBytes), file.string());
+}
+
+FlockSnapshot parse_state_csv(std::string_view text, std::string_view origin) {
+  const std::string where(origin);
+  std::istringstream in{std::string(text)};
   std::string line;
   std::size_t line_no = 0;
   int col[4] = {-1, -1, -1, -1};
@@ -242,7 +247,7 @@ FlockSnapshot read_state_csv(const fs::path& file) {
     break;
   }
   for (int k = 0; k < 4; ++k)
-    if (col[k] < 0) throw InputError(file.string() + ": header has no column '" + names[k] + "' (need x,y,vx,vy)");
+    if (col[k] < 0) throw InputError(where + ": header has no column '" + names[k] + "' (need x,y,vx,vy)");
   FlockSnapshot s;
   std::vector<float>* dst[4] = {&s.x, &s.y, &s.vx, &s.vy};
   while (std::getline(in, line)) {
@@ -251,21 +256,25 @@ FlockSnapshot read_state_csv(const fs::path& file) {
     const auto cells = split_csv(line);
     for (int k = 0; k < 4; ++k) {
       if (std::size_t(col[k]) >= cells.size())
-        throw InputError(file.string() + ":" + std::to_string(line_no) + ": missing column '" + names[k] + "'");
+        throw InputError(where + ":" + std::to_string(line_no) + ": missing column '" + names[k] + "'");
       const std::string_view c = cells[std::size_t(col[k])];
       float v = 0;
       auto [ptr, ec] = std::from_chars(c.data(), c.data() + c.size(), v);
       if (ec != std::errc() || ptr != c.data() + c.size() || c.empty() || !std::isfinite(v))
-        throw InputError(file.string() + ":" + std::to_string(line_no) + ": '" + std::string(c) + "' in column '" +
+        throw InputError(where + ":" + std::to_string(line_no) + ": '" + std::string(c) + "' in column '" +
                          names[k] + "' is not a finite number");
       dst[k]->push_back(v);
     }
   }
-  if (s.size() > 10000000) throw InputError(file.string() + ": more than 10000000 boids");
+  if (s.size() > 10000000) throw InputError(where + ": more than 10000000 boids");
   return s;
 }
 
 void write_state_csv(const fs::path& file, const FlockSnapshot& s, const Params& p) {
+  write_text_file(file, state_csv_text(s, p));
+}
+
+std::string state_csv_text(const FlockSnapshot& s, const Params& p) {
   std::string out = "id,x,y,vx,vy,group\n";
   out.reserve(s.size() * 48 + 32);
   char buf[160];
@@ -274,7 +283,7 @@ void write_state_csv(const fs::path& file, const FlockSnapshot& s, const Params&
                   double(s.vy[i]), scout_group(p, std::uint32_t(i)));
     out += buf;
   }
-  write_text_file(file, out);
+  return out;
 }
 
 }  // namespace flockscope

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <span>
@@ -66,7 +67,8 @@ Metrics get_metrics(In& in) {
   Metrics m;
   m.diameter = in.f64(), m.centroid_x = in.f64(), m.centroid_y = in.f64();
   m.polarisation = in.f64(), m.mean_speed = in.f64(), m.mean_nn_distance = in.f64();
-  m.clusters = int(in.f64());
+  const double clusters = in.f64();  // written from an int: anything else is damage (-1)
+  m.clusters = clusters >= 0 && clusters <= 2147483647.0 && clusters == std::floor(clusters) ? int(clusters) : -1;
   m.share_right = in.f64(), m.share_left = in.f64();
   return m;
 }
@@ -99,8 +101,11 @@ bool get_extras(In& in, Metrics& m) {
   return in.ok;
 }
 
+// The time of writing, or SOURCE_DATE_EPOCH's where it is set (the reproducible-builds
+// convention: the same frames then give the same file, as the fuzzers' seed recordings do).
 std::string now_iso() {
-  const std::time_t t = std::time(nullptr);
+  std::time_t t = std::time(nullptr);
+  if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); epoch && *epoch) t = std::time_t(std::strtoll(epoch, nullptr, 10));
   std::tm tm{};
   gmtime_r(&t, &tm);
   char s[32];
@@ -206,9 +211,13 @@ void RecordingWriter::close() {
 
 // ---------------------------------------------------------------- reader
 Recording Recording::load(const std::filesystem::path& file) {
-  const std::string name = file.string();
+  return parse(read_input_file(file, kMaxRecordingBytes), file.string());
+}
+
+Recording Recording::parse(std::string bytes, std::string_view origin) {
+  const std::string name(origin);
   Recording r;
-  r.data_ = read_input_file(file, kMaxRecordingBytes);
+  r.data_ = std::move(bytes);
   const auto* d = reinterpret_cast<const std::uint8_t*>(r.data_.data());
   const std::size_t size = r.data_.size();
   if (size < 16 || std::memcmp(d, kMagic, 8) != 0) throw InputError(name + ": not a flockscope recording (bad magic)");
@@ -274,6 +283,19 @@ Recording Recording::load(const std::filesystem::path& file) {
         damaged(at, "frame " + std::to_string(r.frames_.size()) + " has a bad length");
         break;
       }
+      // A writer writes finite numbers and a whole cluster count; anything else would reach
+      // the replay as NaN boids or a wrapped count.
+      In v{f.p, f.p + 20};
+      const float x0 = v.f32(), x1 = v.f32(), y0 = v.f32(), y1 = v.f32(), vmax = v.f32();
+      bool finite = std::isfinite(time) && std::isfinite(x0) && std::isfinite(x1 - x0) && std::isfinite(y0) &&
+                    std::isfinite(y1 - y0) && std::isfinite(vmax);
+      for (In pr{f.end - 16 * np, f.end}; pr.p < pr.end;)
+        if (!std::isfinite(pr.f32())) finite = false;
+      if (!finite || m.clusters < 0) {
+        damaged(at, "frame " + std::to_string(r.frames_.size()) + " holds a value no recording has (" +
+                        (finite ? "a cluster count that is not a whole number" : "a number that is not finite") + ")");
+        break;
+      }
       r.frames_.push_back(std::size_t(payload - d));
       r.extras_.push_back(0);
       r.param_idx_.push_back(std::uint32_t(r.param_sets_.size() - 1));
@@ -289,6 +311,13 @@ Recording Recording::load(const std::filesystem::path& file) {
       const std::uint64_t food = e.u32();
       if (!fits || !e.ok || 16 * food != std::uint64_t(e.end - e.p)) {
         damaged(at, "frame " + std::to_string(r.frames_.size() - 1) + "'s extras have a bad length");
+        break;
+      }
+      bool finite = true;
+      for (In fs{e.p, e.end}; fs.p < fs.end;)
+        if (!std::isfinite(fs.f32())) finite = false;
+      if (!finite) {
+        damaged(at, "frame " + std::to_string(r.frames_.size() - 1) + "'s food sources hold a number that is not finite");
         break;
       }
       r.metrics_.back() = m;

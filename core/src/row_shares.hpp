@@ -5,7 +5,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <ranges>
 #include <vector>
 
 #include "flockscope/core/grid.hpp"
@@ -31,10 +30,7 @@ class RowShares {
     for (int t = 0; t < threads; ++t) {
       const std::size_t next_slot = n * std::size_t(t + 1) / std::size_t(threads);
       // The share ends at the first row starting at or after the next share's first slot.
-      const int end = t + 1 == threads ? rows
-                                       : *std::ranges::partition_point(std::views::iota(begin, rows), [&](int row) {
-                                           return grid.cell_start(std::size_t(row) * nx) < next_slot;
-                                         });
+      const int end = t + 1 == threads ? rows : first_row_from(grid, nx, begin, rows, next_slot);
       shares_[std::size_t(t)].range.store(pack(std::uint32_t(begin), std::uint32_t(end)), std::memory_order_relaxed);
       begin = end;
     }
@@ -50,6 +46,16 @@ class RowShares {
   }
 
  private:
+  // The first row in [begin, rows) whose cells start at or after slot, by bisection (rows
+  // start at non-decreasing slots).
+  static int first_row_from(const UniformGrid& grid, std::size_t nx, int begin, int rows, std::size_t slot) {
+    while (begin < rows) {
+      const int mid = begin + (rows - begin) / 2;
+      if (grid.cell_start(std::size_t(mid) * nx) < slot) begin = mid + 1;
+      else rows = mid;
+    }
+    return begin;
+  }
   struct alignas(64) Share {
     std::atomic<std::uint64_t> range{0};
   };

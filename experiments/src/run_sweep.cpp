@@ -61,38 +61,41 @@ bool row_parses(const SweepSpec& s, std::uint64_t id, std::string_view line) {
   return true;
 }
 
-// Complete rows of a runs file that belong to this sweep and shard, by run id. A row is
-// complete when it ends in a newline; an interrupted write is dropped. A complete row that
-// does not parse as this sweep's row for its run (a garbled file) is dropped too, so its run
-// is made again, and named in `warnings`.
-std::map<std::uint64_t, std::string> read_rows(const fs::path& file, const SweepSpec& s, const std::string& header,
-                                               std::vector<std::string>& warnings) {
+}  // namespace
+
+std::map<std::uint64_t, std::string> resumable_rows(std::string_view text, std::string_view origin, const SweepSpec& s,
+                                                    std::vector<std::string>& warnings) {
   std::map<std::uint64_t, std::string> rows;
-  const std::string text = slurp(file);
+  const std::string where(origin), header = runs_header(s);
   if (text.empty()) return rows;
   const std::size_t first_nl = text.find('\n');
-  if (first_nl == std::string::npos) return rows;
-  if (text.substr(0, first_nl) != header)
-    throw InputError(file.string() + ": its columns are not this sweep's (" + header + ")");
+  if (first_nl == std::string_view::npos) return rows;
+  if (text.substr(0, first_nl) != header) throw InputError(where + ": its columns are not this sweep's (" + header + ")");
   const std::uint64_t total = run_count(s);
   std::size_t b = first_nl + 1, line_no = 1;
   while (b < text.size()) {
     const std::size_t e = text.find('\n', b);
-    if (e == std::string::npos) break;  // truncated last line
-    const std::string line = text.substr(b, e - b);
+    if (e == std::string_view::npos) break;  // truncated last line
+    const std::string line(text.substr(b, e - b));
     b = e + 1;
     ++line_no;
     std::uint64_t id = 0;
     const bool ok = parse_u64(std::string_view(line).substr(0, line.find(',')), id) && id < total;
     if (ok && !s.shard.owns(id)) continue;  // another shard's run
     if (!ok || !row_parses(s, id, line)) {
-      warnings.push_back(file.string() + ":" + std::to_string(line_no) + ": row does not parse as this sweep's (" +
+      warnings.push_back(where + ":" + std::to_string(line_no) + ": row does not parse as this sweep's (" +
                          (line.size() > 60 ? line.substr(0, 60) + "..." : line) + "); dropped, its run is made again");
       continue;
     }
     rows.emplace(id, line);
   }
   return rows;
+}
+
+namespace {
+
+std::map<std::uint64_t, std::string> read_rows(const fs::path& file, const SweepSpec& s, std::vector<std::string>& warnings) {
+  return resumable_rows(slurp(file), file.string(), s, warnings);
 }
 
 std::uint64_t shard_total(const SweepSpec& s) {
@@ -141,8 +144,8 @@ SweepOutcome run_sweep(const SweepSpec& s, const fs::path& dir, const SweepOptio
   const std::string header = runs_header(s);
   std::map<std::uint64_t, std::string> done;
   std::vector<std::string> warnings;
-  if (fs::exists(runs_file)) done = read_rows(runs_file, s, header, warnings);
-  if (fs::exists(partial_file)) done.merge(read_rows(partial_file, s, header, warnings));
+  if (fs::exists(runs_file)) done = read_rows(runs_file, s, warnings);
+  if (fs::exists(partial_file)) done.merge(read_rows(partial_file, s, warnings));
   for (const auto& w : warnings)
     if (o.warn) o.warn(w);
   // Rewritten with only the complete rows, so new rows never follow a half-written one.
@@ -333,7 +336,7 @@ SweepSpec merge_shards(const std::vector<fs::path>& shard_dirs, const fs::path& 
     if (!fs::exists(d / "runs.csv"))
       throw InputError(d.string() + ": shard not finished (no runs.csv); run its command again to resume it");
     std::vector<std::string> bad;
-    auto part = read_rows(d / "runs.csv", s, header, bad);
+    auto part = read_rows(d / "runs.csv", s, bad);
     if (part.size() != shard_total(s))
       throw InputError(d.string() + ": runs.csv is incomplete" + (bad.empty() ? "" : " (" + bad.front() + ")"));
     rows.merge(part);

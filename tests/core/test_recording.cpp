@@ -226,3 +226,67 @@ TEST(Recording, ExtrasWithMoreMetricsThanKnownAreRead) {
     EXPECT_EQ(fr.food.size(), 2u);
   }
 }
+
+// A frame holding what no writer writes (a bound that is not finite, a cluster count beyond
+// an int), with its checksum made good, is damage: the frames before it are kept, it and
+// what follows are not, so a replay never draws NaN boids or a wrapped count.
+TEST(Recording, AFrameWithValuesNoWriterWritesIsDamage) {
+  Params p;
+  p.boids = 20;
+  Flock f(p);
+  const fs::path file = scratch("values.flkrec");
+  {
+    RecordingWriter w(file, p);
+    for (int i = 0; i < 3; ++i) w.write_frame(f, compute_metrics(f)), f.step();
+  }
+  const std::string in = read_input_file(file, 1 << 20);
+  auto u32 = [&](std::size_t at) {
+    std::uint32_t v = 0;
+    for (int k = 0; k < 4; ++k) v |= std::uint32_t(std::uint8_t(in[at + std::size_t(k)])) << (8 * k);
+    return v;
+  };
+  // Frame 1's chunk, with `value` (8 bytes) written at `offset` of its payload.
+  auto with_frame1 = [&](std::size_t offset, const std::string& value) {
+    std::string out = in;
+    int frame = 0;
+    for (std::size_t at = 16 + u32(12) + 4; at < in.size(); at += 5 + u32(at + 1) + 4) {
+      if (in[at] != 1 || frame++ != 1) continue;
+      out.replace(at + 5 + offset, value.size(), value);
+      const std::uint32_t crc = zlib_crc32(out.substr(at, 5 + u32(at + 1)));
+      for (int k = 0; k < 4; ++k) out[at + 5 + u32(at + 1) + std::size_t(k)] = char(std::uint8_t(crc >> (8 * k)));
+    }
+    return out;
+  };
+  auto bytes_of = [](auto v) { return std::string(reinterpret_cast<const char*>(&v), sizeof v); };
+  // step, time, 9 metrics (clusters the 7th), boids, predators, then x0 (payload byte 96).
+  const Recording nan_bound = Recording::parse(with_frame1(96, bytes_of(std::nanf(""))), "nan.flkrec");
+  EXPECT_EQ(nan_bound.frames(), 1u);
+  EXPECT_NE(nan_bound.damage().find("not finite"), std::string::npos) << nan_bound.damage();
+  const Recording huge_clusters = Recording::parse(with_frame1(16 + 6 * 8, bytes_of(1e300)), "clusters.flkrec");
+  EXPECT_EQ(huge_clusters.frames(), 1u);
+  EXPECT_NE(huge_clusters.damage().find("cluster count"), std::string::npos) << huge_clusters.damage();
+  const Recording intact = Recording::parse(in, "intact.flkrec");
+  EXPECT_EQ(intact.frames(), 3u);
+  EXPECT_EQ(intact.damage(), "");
+}
+
+// With SOURCE_DATE_EPOCH set, the same frames give the same file (the fuzzers' seed
+// recordings are written this way); the header's "created" is that time.
+TEST(Recording, SourceDateEpochMakesTheFileReproducible) {
+  setenv("SOURCE_DATE_EPOCH", "1796083200", 1);
+  Params p;
+  p.boids = 10;
+  auto write = [&](const char* name) {
+    Flock f(p);
+    const fs::path file = scratch(name);
+    {
+      RecordingWriter w(file, p);
+      for (int i = 0; i < 2; ++i) w.write_frame(f, compute_metrics(f)), f.step();
+    }
+    return read_input_file(file, 1 << 20);
+  };
+  const std::string a = write("epoch_a.flkrec"), b = write("epoch_b.flkrec");
+  unsetenv("SOURCE_DATE_EPOCH");
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a.find("\"created\":\"2026-12-01T00:00:00Z\""), std::string::npos);
+}

@@ -8,6 +8,10 @@
 #include <cstdint>
 #include <string>
 
+namespace flockscope::experiments {
+struct SweepSpec;
+}
+
 namespace fuzztest {
 
 // The protocol decoder: data[1..] fed to decoders whole, in chunks chosen by data[0] and
@@ -34,11 +38,41 @@ bool check_board_receive(const std::uint8_t* data, std::size_t size, std::string
 // every request it read is answered by at most one ack.
 bool check_link_receive(const std::uint8_t* data, std::size_t size, std::string* why = nullptr);
 
+// The files a user hands the app (fuzz_files.cpp). Each reader either refuses the bytes
+// with an InputError (so nothing it would have changed is changed) or returns what holds up.
+
+// A preset (parse_preset, as --preset FILE and the window's Load read it). Holds: every
+// parameter within its table range; saved as the app saves presets, it reads back equal.
+bool check_preset(const std::uint8_t* data, std::size_t size, std::string* why = nullptr);
+
+// A state file (parse_state_csv, as --init reads it). Holds: four columns of one length, all
+// finite; written as final_state.csv, it reads back bit for bit.
+bool check_state_csv(const std::uint8_t* data, std::size_t size, std::string* why = nullptr);
+
+// A recording (Recording::parse, as --replay and `replay` read it). Holds: damage is named by
+// byte; every indexed frame decodes with finite boids, predators, food and time, and
+// parameters within range; the same bytes cut short (where the last byte says) keep the
+// frames before the cut bit for bit.
+bool check_recording(const std::uint8_t* data, std::size_t size, std::string* why = nullptr);
+
+// A resumed sweep's runs file (resumable_rows), for the 12-run sweep sweep_rows_spec()
+// (D_vis x S_align, 3 repeats); byte 0 picks the shard
+// and whether the sweep's header comes first. Holds: only this sweep's own header is
+// accepted; every kept row is a whole line of the file and one of this shard's runs; kept
+// and dropped rows never outnumber the lines; the kept rows written back read back the same.
+bool check_sweep_rows(const std::uint8_t* data, std::size_t size, std::string* why = nullptr);
+flockscope::experiments::SweepSpec sweep_rows_spec();
+
 struct FuzzTarget {
   const char* name;  // scripts/fuzz.sh's and the corpus folder's name
   bool (*check)(const std::uint8_t*, std::size_t, std::string*);
 };
-inline constexpr FuzzTarget kTargets[] = {
-    {"decoder", check_decoder}, {"board_receive", check_board_receive}, {"link_receive", check_link_receive}};
+inline constexpr FuzzTarget kTargets[] = {{"decoder", check_decoder},
+                                          {"board_receive", check_board_receive},
+                                          {"link_receive", check_link_receive},
+                                          {"preset", check_preset},
+                                          {"state_csv", check_state_csv},
+                                          {"recording", check_recording},
+                                          {"sweep_rows", check_sweep_rows}};
 
 }  // namespace fuzztest

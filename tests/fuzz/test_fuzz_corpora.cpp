@@ -34,5 +34,9 @@ void replay(const fuzztest::FuzzTarget& t) {
 TEST(FuzzCorpus, TheDecoderReplaysClean) { replay(fuzztest::kTargets[0]); }
 TEST(FuzzCorpus, OurBoardReplaysClean) { replay(fuzztest::kTargets[1]); }
 TEST(FuzzCorpus, TheDropInLinkReplaysClean) { replay(fuzztest::kTargets[2]); }
+TEST(FuzzCorpus, PresetsReplayClean) { replay(fuzztest::kTargets[3]); }
+TEST(FuzzCorpus, StateFilesReplayClean) { replay(fuzztest::kTargets[4]); }
+TEST(FuzzCorpus, RecordingsReplayClean) { replay(fuzztest::kTargets[5]); }
+TEST(FuzzCorpus, SweepRunsFilesReplayClean) { replay(fuzztest::kTargets[6]); }
 
 }  // namespace

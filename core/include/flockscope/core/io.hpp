@@ -54,6 +54,8 @@ std::vector<std::string> preset_names();
 // {"description": "...", "params": {"visualRange": 40, "D_vis": "inf", "rules": "cornell", ...}}
 // Keys not given keep their defaults. Throws InputError.
 Params load_preset(const std::filesystem::path& file);
+// The same from a preset's text; `origin` names it in messages.
+Params parse_preset(std::string_view text, std::string_view origin);
 // The preset's "description", or empty when it has none or cannot be read (never throws: a
 // list of presets shows what it can).
 std::string preset_description(const std::filesystem::path& file);
@@ -63,7 +65,11 @@ void save_preset(const Params& p, const std::filesystem::path& file, std::string
 
 // CSV with a header naming at least x,y,vx,vy (any order, other columns ignored).
 FlockSnapshot read_state_csv(const std::filesystem::path& file);
+FlockSnapshot parse_state_csv(std::string_view text, std::string_view origin);
 void write_state_csv(const std::filesystem::path& file, const FlockSnapshot& s, const Params& p);
+// What write_state_csv writes: id,x,y,vx,vy,group, floats to nine digits (they read back
+// bit for bit).
+std::string state_csv_text(const FlockSnapshot& s, const Params& p);
 
 // A file written piece by piece into FILE.tmp and renamed to FILE by commit(), so a failed
 // or abandoned write leaves no half file (the destructor removes the temp file). Throws

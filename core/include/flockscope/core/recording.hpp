@@ -95,6 +95,8 @@ class Recording {
   // Throws InputError naming the file and what is wrong when there is nothing to read (no
   // file, not a recording, a damaged header); damage further on is damage().
   static Recording load(const std::filesystem::path& file);
+  // The same from a recording's bytes; `origin` names them in messages.
+  static Recording parse(std::string bytes, std::string_view origin);
   // Empty when every chunk was read whole and intact; else "byte N: what", the first damage,
   // where reading stopped.
   const std::string& damage() const { return damage_; }

@@ -8,8 +8,10 @@
 
 // Run-time instruction set choice for a function (target_clones). Not under
 // ThreadSanitizer: it instruments the clones' resolvers, which the loader runs before TSan
-// is initialised (a crash at start).
-#if defined(__SANITIZE_THREAD__)
+// is initialised (a crash at start). Not under clang, whose clones of a member function
+// declared without them are never defined (clang 14); a clang build compiles the core for
+// AVX2 instead (core/CMakeLists.txt).
+#if defined(__SANITIZE_THREAD__) || defined(__clang__)
 #define FLOCKSCOPE_CLONES(...)
 #else
 #define FLOCKSCOPE_CLONES(...) __attribute__((target_clones(__VA_ARGS__)))

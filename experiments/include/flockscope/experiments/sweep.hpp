@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -103,6 +104,12 @@ bool has_scouts(const SweepSpec& s);
 std::vector<std::string> runs_columns(const SweepSpec& s);
 std::string runs_header(const SweepSpec& s);
 std::string runs_row(const SweepSpec& s, const RunPoint& pt, const RunSummary& r);
+// The rows of a runs file's text that a resumed sweep keeps, by run id: complete rows (ending
+// in a newline) that parse as this sweep's row for their run and belong to its shard. A row
+// that does not parse is dropped (its run is made again) and named in `warnings`; a header
+// that is not this sweep's throws InputError naming `origin`.
+std::map<std::uint64_t, std::string> resumable_rows(std::string_view text, std::string_view origin, const SweepSpec& s,
+                                                    std::vector<std::string>& warnings);
 
 // ---------------------------------------------------------------- per-combination summaries
 // The metrics summary.csv and the plots describe, in order.
