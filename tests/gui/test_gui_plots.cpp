@@ -433,6 +433,22 @@ TEST(GuiPlotFixes, AfterClearThePlotsTimeStartsAtZero) {
   EXPECT_LE(app.plots().diameter.t().front(), 1.0);
 }
 
+// The keys' hint above the flock ends inside the window at the docs' 1280 px (it ran past the
+// edge, cutting off S and R), and a wide window shows it whole.
+TEST(GuiPlotFixes, TheKeysHintFitsItsRow) {
+  float narrow = 0;
+  for (int w : {1280, 1024, 1920}) {
+    GuiApp app(headless(w, 800));
+    app.frame();
+    app.frame();
+    const auto r = app.item_rect("view:keys");
+    ASSERT_TRUE(r) << w;
+    EXPECT_LE(r->x1, float(w)) << w;
+    if (w == 1280) narrow = r->x1 - r->x0;
+    if (w == 1920) EXPECT_GT(r->x1 - r->x0, narrow);  // the whole hint
+  }
+}
+
 TEST(GuiPlotFixes, ASlidersLabelIsNeverCut) {
   GuiApp app(headless(1280, 1400));
   app.frame();
