@@ -6,7 +6,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <limits>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -50,7 +52,35 @@ std::pair<std::size_t, std::size_t> rows_since_reset(const PlotData& d) {
   return {std::size_t(std::lower_bound(t.begin(), t.end(), d.resets.back()) - t.begin()), t.size()};
 }
 
-std::string series_csv(const PlotData& d, const ShownSeries& shown, std::size_t first, std::size_t last) {
+namespace {
+// The columns the CSV has always had (scripts read them by these names, in this order); the
+// metrics table's other columns follow `run`, in the table's order.
+constexpr std::string_view kCsvColumns[] = {"time",       "step",       "diameter",     "centroid_x",    "centroid_y",
+                                            "polarisation", "mean_speed", "mean_nn_distance", "clusters", "perched",
+                                            "speed_down", "speed_up",   "food_distance", "predator_distance", "source",
+                                            "run"};
+
+// The metrics table's columns the window plots but the columns above lack (share_right,
+// share_left, a rule's own), with the series of each: appended so a figure of any plotted
+// metric has its data in the CSV.
+struct ExtraColumn {
+  const MetricsColumn* column;
+  const Series* series;  // nullptr: no points yet
+};
+std::vector<ExtraColumn> extra_columns(const PlotData& d) {
+  std::vector<ExtraColumn> v;
+  for (const MetricsColumn& col : metrics_table()) {
+    if (std::find(std::begin(kCsvColumns), std::end(kCsvColumns), col.name) != std::end(kCsvColumns)) continue;
+    if (!find_plot_metric(col.name)) continue;
+    v.push_back({&col, d.series(col.name)});
+  }
+  return v;
+}
+} // namespace
+
+std::string series_csv(const PlotData &d, const ShownSeries &shown,
+                       std::size_t first, std::size_t last) {
+  const std::vector<ExtraColumn> extra = extra_columns(d);
   std::string out = "time,step";
   for (auto [on, name] : {std::pair{shown.diameter, "diameter"}, {shown.centroid_x, "centroid_x"},
                           {shown.centroid_y, "centroid_y"}, {shown.polarisation, "polarisation"}, {shown.speed, "mean_speed"}})
@@ -59,7 +89,9 @@ std::string series_csv(const PlotData& d, const ShownSeries& shown, std::size_t 
   for (auto [on, name] : {std::pair{shown.perched, "perched"}, {shown.speed_down, "speed_down"}, {shown.speed_up, "speed_up"},
                           {shown.food_distance, "food_distance"}, {shown.predator_distance, "predator_distance"}})
     if (on) out += std::string(",") + name;
-  out += ",source,run\n";
+  out += ",source,run";
+  for (const ExtraColumn& e : extra) out += ',', out += e.column->name;
+  out += '\n';
   const std::size_t n = std::min(last, d.diameter.size());
   if (first >= n) return out;
   out.reserve((n - first) * 150);
@@ -96,6 +128,13 @@ std::string series_csv(const PlotData& d, const ShownSeries& shown, std::size_t 
     out += link::to_string(i < d.sources.size() ? d.sources[i] : link::MetricsSource::kState);
     out += ',';
     out += std::to_string(runs.at(t));
+    for (const ExtraColumn& e : extra) {
+      out += ',';
+      if (!e.series || i >= e.series->size()) continue;
+      const double v = e.series->y()[i];
+      if (std::isnan(v)) continue;  // nothing to measure: an empty cell, as metrics.csv writes it
+      add(e.column->whole ? "%.0f" : "%.17g", v);
+    }
     out += '\n';
   }
   return out;

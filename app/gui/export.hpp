@@ -80,12 +80,15 @@ inline ExportResult export_plot_files(const std::filesystem::path& folder, const
 
 // The CSV text alone, one row per plotted point:
 // time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,
-// perched,speed_down,speed_up,food_distance,predator_distance,source,run
+// perched,speed_down,speed_up,food_distance,predator_distance,source,run, then the metrics
+// table's other columns in its order (share_right,share_left, any a rule adds), so every
+// metric a plot can draw has its values here
 // (mean_nn_distance and clusters empty where they were not computed for that step; source is
 // `state` when the metrics came from every boid, `board` when a board's own metrics stood in;
 // run counts from 1 and goes up at every reset, where step restarts while time goes on;
 // food_distance and predator_distance empty without food or predators).
-// A hidden series' column is left out; rows outside [first, last) too.
+// A hidden series' column is left out (the columns after run are always there); rows
+// outside [first, last) too.
 std::string series_csv(const PlotData& d, const ShownSeries& shown = {}, std::size_t first = 0,
                        std::size_t last = std::size_t(-1));
 

@@ -8,6 +8,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <numbers>
 #include <thread>
 
@@ -62,7 +63,22 @@ void FlockView::panel(const BoidSource& s, const ViewHud& hud, WidgetRects& rect
     ImGui::SetTooltip("What colours the density image (crowded flocks): boids a pixel alone, or their mean heading\n"
                       "(hue: direction of travel, grey: headings disagree) or mean speed, with boids a pixel as brightness");
   ImGui::SameLine();
-  ImGui::TextDisabled("   wheel: zoom   drag: pan   F: fit   space: run/pause   S: step   R: reset");
+  // The keys' hint, as much as the row has room for (at 1280 px the whole of it ran past the
+  // window's edge, cutting off S and R), all of it on hover.
+  static constexpr const char* kHints[] = {"   wheel: zoom   drag: pan   F: fit   space: run/pause   S: step   R: reset",
+                                           "   wheel: zoom  drag: pan  F: fit  space: run  S: step  R: reset",
+                                           "   F: fit  space: run  S: step  R: reset", "   keys (hover)"};
+  const float room = ImGui::GetContentRegionAvail().x;
+  const char* hint = kHints[std::size(kHints) - 1];
+  for (const char* h : kHints)
+    if (ImGui::CalcTextSize(h).x <= room) {
+      hint = h;
+      break;
+    }
+  ImGui::TextDisabled("%s", hint);
+  rects.remember("view:keys");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Over the flock: wheel: zoom, drag: pan, F: fit\nspace: run/pause, S: step, R: reset");
 
   const ImVec2 c0 = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -156,7 +156,7 @@ TEST(GuiExport, CsvParsesBackToThePlottedValues) {
   std::getline(in, line);
   EXPECT_EQ(line,
             "time,step,diameter,centroid_x,centroid_y,polarisation,mean_speed,mean_nn_distance,clusters,"
-            "perched,speed_down,speed_up,food_distance,predator_distance,source,run");
+            "perched,speed_down,speed_up,food_distance,predator_distance,source,run,share_right,share_left");
   const PlotData& d = app.plots();
   std::size_t row = 0;
   while (std::getline(in, line)) {
@@ -164,7 +164,7 @@ TEST(GuiExport, CsvParsesBackToThePlottedValues) {
     std::vector<std::string> cells;
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) v.push_back(std::strtod(cell.c_str(), nullptr)), cells.push_back(cell);
-    ASSERT_EQ(v.size(), 16u) << line;
+    ASSERT_EQ(v.size(), 18u) << line;
     ASSERT_LT(row, d.diameter.size());
     EXPECT_EQ(v[15], 1);  // no reset: the first run
     EXPECT_EQ(v[0], d.diameter.t()[row]);
@@ -181,6 +181,8 @@ TEST(GuiExport, CsvParsesBackToThePlottedValues) {
       EXPECT_EQ(cells[13], "");
     else
       EXPECT_EQ(v[13], d.predator_distance.y()[row]);
+    EXPECT_EQ(v[16], d.series("share_right")->y()[row]);
+    EXPECT_EQ(v[17], d.series("share_left")->y()[row]);
     ++row;
   }
   EXPECT_EQ(row, d.diameter.size());
@@ -211,7 +213,7 @@ TEST(GuiExport, FourStepsPerFrameExportAndRecordEveryStep) {
   Flock twin(params);
   for (std::size_t r = 1; r < rows.size(); ++r) {
     const auto& c = rows[r];
-    ASSERT_EQ(c.size(), 16u) << "row " << r;
+    ASSERT_EQ(c.size(), 18u) << "row " << r;
     const std::uint64_t step = r - 1;
     EXPECT_EQ(std::strtoull(c[1].c_str(), nullptr, 10), step);
     if (step > 0) twin.step();

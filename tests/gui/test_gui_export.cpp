@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "export.hpp"
 #include "flockscope/core/io.hpp"
 #include "gui_app.hpp"
@@ -111,7 +113,8 @@ TEST(GuiExportFlow, VisibleRangeOfAZoomedPlotWithAHiddenLine) {
   ASSERT_GE(rows.size(), 2u);
   EXPECT_EQ(rows[0], (std::vector<std::string>{"time", "step", "diameter", "centroid_y", "polarisation", "mean_speed",
                                                "mean_nn_distance", "clusters", "perched", "speed_down", "speed_up",
-                                               "food_distance", "predator_distance", "source", "run"}));
+                                               "food_distance", "predator_distance", "source", "run", "share_right",
+                                               "share_left"}));
   const PlotData& d = app.plots();
   std::size_t expected = 0, first = d.diameter.size();
   for (std::size_t i = 0; i < d.diameter.size(); ++i)
@@ -194,7 +197,8 @@ TEST(GuiExportFlow, ResetStartsRunTwoAndClearEmptiesThePlots) {
   ASSERT_EQ(rows.size() - 1, app.plots().diameter.size() - before);
   for (std::size_t r = 1; r < rows.size(); ++r) {
     EXPECT_EQ(rows[r][1], std::to_string(r - 1)) << "the step restarts at the reset";
-    EXPECT_EQ(rows[r].back(), "2") << "the second run";
+    EXPECT_EQ(rows[r][15], "2") << "the second run";
+    EXPECT_EQ(rows[0][15], "run");
     EXPECT_GE(std::strtod(rows[r][0].c_str(), nullptr), app.plots().resets[0]) << "time goes on";
   }
   // The figure of everything: one line per run (none joins the runs), the reset marked.
@@ -236,6 +240,44 @@ TEST(GuiExportFlow, OnePlotExportsOnlyThatPlot) {
   std::size_t files = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
   EXPECT_EQ(files, 5u);
+}
+
+// share_right plotted for the consensus preset and exported: the CSV has it (and share_left)
+// after the columns scripts read, with the plotted values exactly, so the figure's data is
+// in the CSV; the columns before stay as they were.
+TEST(GuiExportFlow, ThePlottableShareRightIsInTheCsv) {
+  const fs::path dir = fresh_dir("share");
+  GuiApp app(tall_window());
+  app.set_export_folder(dir.string());
+  pick_preset(app, "cornell-consensus");
+  app.plots_panel().set_series("diameter", {"share_right"});
+  run_for(app, 20);
+  click(app, "button:Export");
+  ASSERT_FALSE(app.message_is_error()) << app.message();
+  const auto rows = read_csv(exported(app, ".csv"));
+  ASSERT_GE(rows.size(), 21u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"time", "step", "diameter", "centroid_x", "centroid_y", "polarisation",
+                                               "mean_speed", "mean_nn_distance", "clusters", "perched", "speed_down",
+                                               "speed_up", "food_distance", "predator_distance", "source", "run",
+                                               "share_right", "share_left"}));
+  const PlotData& d = app.plots();
+  const Series* right = d.series("share_right");
+  const Series* left = d.series("share_left");
+  ASSERT_TRUE(right && left);
+  ASSERT_EQ(rows.size() - 1, d.diameter.size());
+  ASSERT_EQ(right->size(), d.diameter.size());
+  bool between = false;  // some step with boids going both ways: not a column of 0 or 1
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    ASSERT_EQ(rows[r].size(), 18u) << r;
+    EXPECT_EQ(std::strtod(rows[r][0].c_str(), nullptr), d.diameter.t()[r - 1]);
+    EXPECT_EQ(std::strtod(rows[r][16].c_str(), nullptr), right->y()[r - 1]);
+    EXPECT_EQ(std::strtod(rows[r][17].c_str(), nullptr), left->y()[r - 1]);
+    between = between || (right->y()[r - 1] > 0 && right->y()[r - 1] < 1);
+  }
+  EXPECT_TRUE(between);
+  // The side file names the figure's series, whose column the CSV has.
+  const auto side = nlohmann::json::parse(read_text(exported(app, "-plots.json")));
+  EXPECT_NE(side.dump().find("share_right"), std::string::npos) << side.dump();
 }
 
 // A live slider dragged while the flock runs: one marker at the drag's start, on the plots

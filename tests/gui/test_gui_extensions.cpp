@@ -160,10 +160,10 @@ TEST(GuiExtensions, ExportWritesTheExtensionsColumnsAndFigures) {
   m.perched = 6, m.food_distance = 12.5;
   d.push(m, 1, 1, false);
   const std::string csv = series_csv(d);
-  EXPECT_NE(csv.find(",clusters,perched,speed_down,speed_up,food_distance,predator_distance,source,run\n"), std::string::npos)
+  EXPECT_NE(csv.find(",clusters,perched,speed_down,speed_up,food_distance,predator_distance,source,run,"), std::string::npos)
       << csv;
-  EXPECT_NE(csv.find(",,,4,2.5,1.25,,30,state,1\n"), std::string::npos) << csv;  // no nn, clusters or food
-  EXPECT_NE(csv.find(",,,6,2.5,1.25,12.5,30,state,1\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",,,4,2.5,1.25,,30,state,1,"), std::string::npos) << csv;  // no nn, clusters or food
+  EXPECT_NE(csv.find(",,,6,2.5,1.25,12.5,30,state,1,"), std::string::npos) << csv;
   ShownSeries shown;
   shown.food_distance = false;  // hidden on the plots: left out
   EXPECT_EQ(series_csv(d, shown).find("food_distance"), std::string::npos);

@@ -194,6 +194,75 @@ TEST(GuiPlotLink, ATimeZoomOnTheDiameterPlotMovesTheCentroidPlot) {
 }
 
 namespace {
+// The columns of `plot` (its item rect, less a margin) where two screenshots differ in more
+// than a third of the rows: a vertical line drawn in one and not the other.
+std::vector<int> changed_columns(const Image& a, const Image& b, const WidgetRect& plot) {
+  std::vector<int> cols;
+  const int x0 = int(plot.x0) + 2, x1 = int(plot.x1) - 2, y0 = int(plot.y0) + 2, y1 = int(plot.y1) - 2;
+  for (int x = x0; x < x1; ++x) {
+    int rows = 0;
+    for (int y = y0; y < y1; ++y) {
+      const std::uint8_t *p = a.at(x, y), *q = b.at(x, y);
+      rows += std::abs(int(p[0]) - int(q[0])) + std::abs(int(p[1]) - int(q[1])) + std::abs(int(p[2]) - int(q[2])) > 20;
+    }
+    if (3 * rows > y1 - y0) cols.push_back(x);
+  }
+  return cols;
+}
+}  // namespace
+
+// The time under the cursor on the mean speed plot is a line on the diameter and
+// polarisation plots at the same time (the same column of each: the plots of a column of the
+// grid are as wide and show the same times), and on no other column; unlinked, none. The
+// mouse is on the grid's right column, the plots checked on its left: the hover read-out
+// opens to the mouse's right, over neither.
+TEST(GuiPlotLink, TheHoveredTimeIsALineOnTheOtherPlots) {
+  const fs::path dir = test_dir();
+  GuiApp app(headless(1280, 800));
+  steps(app, 150);
+  ASSERT_TRUE(app.plots_panel().linked());
+  const auto speed = app.item_rect("plot:speed");
+  const auto diameter = app.item_rect("plot:diameter");
+  const auto polarisation = app.item_rect("plot:polarisation");
+  ASSERT_TRUE(speed && diameter && polarisation);
+  ASSERT_LT(diameter->x1, speed->x0);
+  ASSERT_EQ(speed->x1 - speed->x0, diameter->x1 - diameter->x0);
+  ASSERT_EQ(speed->x1 - speed->x0, polarisation->x1 - polarisation->x0);
+  for (int v : {0, 2}) {
+    ASSERT_EQ(app.plot_view(v).x0, app.plot_view(3).x0);
+    ASSERT_EQ(app.plot_view(v).x1, app.plot_view(3).x1);
+  }
+  auto shot = [&](float x, float y, const char* name) {
+    push_mouse(SDL_MOUSEMOTION, x, y);
+    app.frame();
+    app.frame();
+    return screenshot(app, dir / name);
+  };
+  const float mx = speed->x0 + 0.4f * (speed->x1 - speed->x0);
+  // Away: the mouse on the speed plot's title row (over the plot, not its time).
+  const Image away = shot(mx, speed->y0 + 3, "away.png");
+  const Image over = shot(mx, speed->y1 - 0.3f * (speed->y1 - speed->y0), "hover.png");
+  ASSERT_GT(away.w, 0);
+  ASSERT_GT(over.w, 0);
+  ASSERT_FALSE(std::isnan(app.plot_view(3).hover_t));
+  EXPECT_TRUE(std::isnan(app.plot_view(0).hover_t));
+  for (const WidgetRect* r : {&*diameter, &*polarisation}) {
+    const int expected = int(mx - speed->x0 + r->x0);
+    const std::vector<int> cols = changed_columns(away, over, *r);
+    EXPECT_FALSE(cols.empty()) << "no line at x " << expected << "; screenshots in " << dir;
+    for (int x : cols) EXPECT_LE(std::abs(x - expected), 1) << "column " << x << ", expected " << expected;
+  }
+  std::printf("screenshots: %s\n", dir.c_str());
+
+  // Unlinked: the hovered time stays on its plot.
+  app.plots_panel().set_linked(false);
+  const Image away2 = shot(mx, speed->y0 + 3, "away_unlinked.png");
+  const Image over2 = shot(mx, speed->y1 - 0.3f * (speed->y1 - speed->y0), "hover_unlinked.png");
+  EXPECT_TRUE(changed_columns(away2, over2, *diameter).empty());
+  EXPECT_TRUE(changed_columns(away2, over2, *polarisation).empty());
+}
+
+namespace {
 // A key as SDL delivers it, with the modifiers held (SDL's own state, which Dear ImGui's
 // backend reads for Shift/Ctrl/Alt).
 void push_key(Uint32 type, SDL_Keycode key, SDL_Keymod mods) {
@@ -362,6 +431,22 @@ TEST(GuiPlotFixes, AfterClearThePlotsTimeStartsAtZero) {
   // The previous run starts at 0: the run after Clear starts there too, beside it.
   EXPECT_EQ(app.previous_plots().diameter.t().front(), 0.0);
   EXPECT_LE(app.plots().diameter.t().front(), 1.0);
+}
+
+// The keys' hint above the flock ends inside the window at the docs' 1280 px (it ran past the
+// edge, cutting off S and R), and a wide window shows it whole.
+TEST(GuiPlotFixes, TheKeysHintFitsItsRow) {
+  float narrow = 0;
+  for (int w : {1280, 1024, 1920}) {
+    GuiApp app(headless(w, 800));
+    app.frame();
+    app.frame();
+    const auto r = app.item_rect("view:keys");
+    ASSERT_TRUE(r) << w;
+    EXPECT_LE(r->x1, float(w)) << w;
+    if (w == 1280) narrow = r->x1 - r->x0;
+    if (w == 1920) EXPECT_GT(r->x1 - r->x0, narrow);  // the whole hint
+  }
 }
 
 TEST(GuiPlotFixes, ASlidersLabelIsNeverCut) {
