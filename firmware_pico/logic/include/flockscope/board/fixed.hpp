@@ -220,6 +220,10 @@ struct basic_fixed {
 
   // ---- the scalar helpers rules.hpp finds by argument-dependent lookup
   friend constexpr basic_fixed abs_of(basic_fixed a) { return a.raw < 0 ? -a : a; }
+  // a^2 + b^2 saturated (the food test's distance: a source up to 181 px away on each axis).
+  friend constexpr basic_fixed sum_of_squares(basic_fixed a, basic_fixed b) {
+    return from_raw(saturate(std::int64_t((a * a).raw) + std::int64_t((b * b).raw)));
+  }
   friend constexpr basic_fixed div_count(basic_fixed a, int n) { return n == 0 ? a : from_raw(a.raw / n); }
   friend constexpr basic_fixed round_of(basic_fixed a) {
     const std::int32_t half = kOne / 2;
