@@ -251,6 +251,7 @@ void draw_frame(std::uint32_t elapsed_s) {
   g_draw_split = split;
   run_all(kPassDraw);
   fb::draw_predators(fbuf, f);
+  fb::draw_extensions(fbuf, f);
   fb::draw_status(fbuf, f.size(), g_board->pacer().fps(), elapsed_s);
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "flockscope/board/board_flock.hpp"
+#include "flockscope/board/draw.hpp"
 #include "flockscope/board/host_storage.hpp"
 #include "flockscope/core/flock.hpp"
 
@@ -281,4 +282,29 @@ TEST(BoardExtensions, EveryExtensionMatchesTheFloatEngine) {
     EXPECT_NEAR(board.food(q).x.to_double(), core.food()[q].x, 1e-3);
     EXPECT_NEAR(board.food(q).y.to_double(), core.food()[q].y, 1e-3);
   }
+}
+
+// The board's screen shows the ledge (two rows under perch_y, from perch_x0 to perch_x1
+// inclusive, clipped at the screen's edge) and each food source as a 5x5 disc.
+TEST(BoardExtensions, ScreenShowsTheLedgeAndTheFood) {
+  Board b({{pid::perch_frames, 90}, {pid::perch_y, 420}, {pid::perch_x0, 120}, {pid::perch_x1, 700},
+           {pid::food, 2}},
+          0);
+  b.flock.set_food(0, {fix(100), fix(50), fix(0), fix(0)});
+  b.flock.set_food(1, {fix(638), fix(300), fix(0), fix(0)});
+  std::vector<std::uint32_t> words(fb::kFbWords, 0);
+  fb::Framebuffer screen(words.data());
+  fb::draw_flock(screen, b.flock);
+  std::size_t lit = 0;
+  for (int y = 0; y < fb::kFbHeight; ++y)
+    for (int x = 0; x < fb::kFbWidth; ++x) lit += screen.get(x, y);
+  for (int x = 120; x < 640; ++x) {
+    EXPECT_TRUE(screen.get(x, 422) && screen.get(x, 423)) << x;
+    EXPECT_FALSE(screen.get(x, 421) || screen.get(x, 424)) << x;
+  }
+  EXPECT_FALSE(screen.get(119, 422));
+  EXPECT_TRUE(screen.get(100, 50) && screen.get(98, 50) && screen.get(100, 48) && screen.get(101, 51));
+  EXPECT_FALSE(screen.get(98, 48) || screen.get(102, 52) || screen.get(103, 50));
+  // 2 x 520 ledge pixels, a whole disc (21) and one whose last column (x 640) is cut: 18.
+  EXPECT_EQ(lit, 2u * 520u + 21u + 18u);
 }

@@ -303,6 +303,9 @@ class BoardFlock {
   void set_food(std::uint32_t i, const BoardFood& f) { food_[i] = f; }
   // Whether boids perch (perch_frames > 0 and perching storage), and boid id's timer.
   bool perching() const { return perch_on_; }
+  fix perch_y() const { return c_.perch_y; }  // the ledge
+  fix perch_x0() const { return c_.perch_x0; }
+  fix perch_x1() const { return c_.perch_x1; }
   std::int32_t perch_timer(std::uint32_t id) const { return perch_on_ ? buf_.perch[id] : 0; }
   // How many boids rest on the ledge now.
   std::uint32_t perched() const;
