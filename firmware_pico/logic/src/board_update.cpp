@@ -3,8 +3,9 @@
 // slots and hands each cell's boids to the fast path (flockscope_update_run: the fast scan
 // and the rules' fast path, Thumb-1 on the RP2040) or, where its conditions do not hold,
 // scans them here (the edge and general scans) and applies the general rules
-// (update_boid). Also the scan jobs and their runs (make_job, make_runs, trim_runs), the
-// C++ fast scan (the host's flockscope_scan_neighbours) and update run, and the checks of
+// (update_boid; with food or perching on, update_boid<true> in the cell walk's own instance
+// update_cells<true>). Also the scan jobs and their runs (make_job, make_runs, trim_runs),
+// the C++ fast scan (the host's flockscope_scan_neighbours) and update run, and the checks of
 // the assembly against the C++ (check_scan, check_rules). The rules' fast path in C++ is
 // board_rules_fast.cpp.
 //

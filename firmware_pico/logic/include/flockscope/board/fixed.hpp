@@ -11,7 +11,8 @@
 //          makes the scan's Q23.9 snapshot.
 //
 // fix satisfies what rules.hpp asks of a scalar S: + - * /, comparisons, construction from
-// int (and, explicitly, from double), and ADL-found sqrt, abs_of, div_count, round_of.
+// int (and, explicitly, from double), and ADL-found sqrt, abs_of, div_count, round_of
+// (and sum_of_squares, saturated: the food test's distance).
 // Additions wrap (done in uint32: no undefined behaviour); nothing here allocates, throws
 // or calls the OS, so it builds for the RP2040 and the host alike (div_s32 and divmod_u32,
 // the 32-bit divisions, use the RP2040's hardware divider there and C's operators here and
