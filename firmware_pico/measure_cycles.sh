@@ -6,6 +6,7 @@
 #   (--profile: where the measured frames' cycles went, by function; one core: exact, every
 #   instruction's cycles added to its address; FLOCKSCOPE_PROFILE_PCS=1: also by address)
 #   firmware_pico/measure_cycles.sh --spawn      # the lab's "spawn until the budget is used"
+#   firmware_pico/measure_cycles.sh --cores 2 --spawn --set food=3   # ... with other parameters
 #   firmware_pico/measure_cycles.sh --cores 2 N  # the two-core image on two emulated cores
 #   firmware_pico/measure_cycles.sh --screen out/board.png N   # + the board's screen as a PNG
 #   firmware_pico/measure_cycles.sh --streams 12 N   # the app asks for metrics + stats only
