@@ -42,6 +42,7 @@
 #include "flockscope/core/metrics.hpp"
 #include "flockscope/core/recording.hpp"
 #include "link/wire_params.hpp"
+#include "cli_common.hpp"
 
 namespace flockscope::cli {
 namespace {
@@ -108,6 +109,7 @@ struct MirrorArgs {
   std::string port;
   double seconds = 10;
   std::vector<std::string> sets;
+  std::string preset;  // its parameters are pushed first (those the board has and holds otherwise)
   std::string out;
   double connect_timeout = 10;
   std::string record;
@@ -202,7 +204,14 @@ class Mirror {
 
   // Every --set against this app's table before any board is asked: a typo or a value out
   // of range is said at once, with or without a board on the port.
-  void check_sets() const {
+  void check_sets() {
+    if (!args_.preset.empty()) {
+      try {
+        preset_ = resolve_params(args_.preset, {});
+      } catch (const std::exception& e) {
+        throw Failure{2, "--preset " + args_.preset + ": " + e.what()};
+      }
+    }
     for (const std::string& s : args_.sets) {
       const auto eq = s.find('=');
       if (eq == std::string::npos || !find_param(std::string_view(s).substr(0, eq))) {
@@ -230,9 +239,22 @@ class Mirror {
     return true;
   }
 
-  // False when a signal stopped it.
+  // False when a signal stopped it. The preset's values first (each parameter the board has
+  // whose value differs from the board's: the board's own defaults and read-only values stay
+  // out of it), then --set; if any waits for a reset (ok_at_reset), a reset with the board's
+  // seed puts them in force.
   bool apply_sets() {
-    for (const std::string& s : args_.sets) {
+    std::vector<std::string> sets;
+    if (preset_) {
+      for (const ParamDef& def : param_table()) {
+        if (def.name == "seed" || !on_board_.count(def.id)) continue;
+        if (get_param(*preset_, def) == get_param(*board_params_, def)) continue;
+        sets.push_back(std::string(def.name) + "=" + format_param(*preset_, def));
+      }
+    }
+    sets.insert(sets.end(), args_.sets.begin(), args_.sets.end());
+    bool at_reset = false;
+    for (const std::string& s : sets) {
       if (stop_requested()) return false;
       const auto eq = s.find('=');
       const ParamDef* def = eq == std::string::npos ? nullptr : find_param(std::string_view(s).substr(0, eq));
@@ -247,6 +269,7 @@ class Mirror {
       switch (d.outcome) {
         case link::Outcome::kAccepted:
           c.status = link::describe_status(d.status);
+          at_reset = at_reset || d.status == protocol::Status::kOkAtReset;
           // The value in force, as the board reports it: outside this app's range it is kept
           // and flagged; not a number of the parameter's kind, it is no acknowledgement.
           if (auto f = link::flag_reported(*def, d.value)) {
@@ -268,6 +291,13 @@ class Mirror {
       if (!args_.quiet)
         std::printf("flockscope mirror: %s = %s acknowledged in %.1f ms%s\n", c.name.c_str(), c.in_force.c_str(), c.rtt_ms,
                     c.flagged.empty() ? "" : (" (outside this app's range: " + c.flagged + ")").c_str());
+    }
+    if (at_reset) {
+      const auto seed = std::uint32_t(board_params_->seed);
+      const link::RequestDone d = wait_for(link_.command(protocol::CommandId::kReset, seed));
+      if (d.outcome != link::Outcome::kAccepted)
+        throw Failure{1, std::string("the board did not acknowledge the reset that puts the reset-only values in force")};
+      if (!args_.quiet) std::printf("flockscope mirror: reset (seed %u) acknowledged: the reset-only values in force\n", seed);
     }
     return true;
   }
@@ -562,6 +592,7 @@ class Mirror {
   std::optional<Params> board_params_;
   std::vector<link::FlaggedParam> flagged_;
   std::set<std::uint16_t> on_board_;  // ids of the board's parameter set
+  std::optional<Params> preset_;      // --preset's values
   std::vector<Change> changes_;
   std::ofstream csv_;
   bool csv_opened_ = false;
@@ -590,6 +621,9 @@ void add_mirror_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("mirror", "Mirror a board over its serial port without the window: metrics.csv + link.json");
   cmd->add_option("--port", args->port, "Serial port: /dev/ttyACM0, a /dev/serial/by-id link, the virtual board's --link")->required();
   cmd->add_option("--seconds", args->seconds, "How long to mirror")->capture_default_str()->check(CLI::Range(0.0, 1e7));
+  cmd->add_option("--preset", args->preset,
+                  "Push this preset's parameters (name or .json) first: each the board has and holds otherwise must be "
+                  "acknowledged; a reset follows if one waits for it");
   cmd->add_option("--set", args->sets, "Change a parameter on the board first: key=value (repeatable; each must be acknowledged)");
   cmd->add_option("--out", args->out, "Output folder for metrics.csv and link.json")->required();
   cmd->add_option("--connect-timeout", args->connect_timeout, "Seconds to wait for the board's hello and parameters")

@@ -39,6 +39,7 @@ std::uint16_t g_cell_start[FLOCKSCOPE_MAX_CELLS + 1];
 // The sort's scratch: ids and cells, 4 bytes a boid.
 std::uint16_t g_sid[kCap], g_cell[kCap];
 fix g_bias[fb::kMaxScouts];
+std::int16_t g_perch[kCap];  // perching timers, by boid id
 std::uint32_t g_fb[fb::kFbWords];
 alignas(fb::Board) unsigned char g_board_mem[sizeof(fb::Board)];
 fb::Board* g_board = nullptr;
@@ -250,6 +251,7 @@ void draw_frame(std::uint32_t elapsed_s) {
   g_draw_split = split;
   run_all(kPassDraw);
   fb::draw_predators(fbuf, f);
+  fb::draw_extensions(fbuf, f);
   fb::draw_status(fbuf, f.size(), g_board->pacer().fps(), elapsed_s);
 }
 
@@ -277,7 +279,8 @@ int main() {
   if (measure.on()) cfg.boids = measure.boids(kCap);
   const fb::FlockBuffers bufs{g_x,    g_y,          g_vx,   g_vy, g_near,
                               g_id,   g_sid,        g_cell, g_cell_start,
-                              g_bias, kCap,         FLOCKSCOPE_MAX_CELLS, fb::kMaxScouts};
+                              g_bias, kCap,         FLOCKSCOPE_MAX_CELLS, fb::kMaxScouts,
+                              g_perch};
   g_board = new (g_board_mem) fb::Board(cfg, bufs);
   if (measure.on()) measure.start(*g_board, cfg.boids, g_fb, kCores);
   fb::Framebuffer(g_fb).clear();

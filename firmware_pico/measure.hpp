@@ -18,7 +18,7 @@ struct MeasureConfig {
   std::uint32_t streams;  // the measuring app's streams (protocol::stream bits); 0: every stream
   // Parameters to set before the flock spawns, "name=value name=value" (zero-terminated;
   // empty: the board's defaults), each validated as an app's param_change.
-  char settings[128];
+  char settings[256];
 };
 struct MeasureResult {
   std::uint32_t done, boids, frames;  // done = 1 once `frames` frames were averaged

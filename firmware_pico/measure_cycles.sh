@@ -6,6 +6,7 @@
 #   (--profile: where the measured frames' cycles went, by function; one core: exact, every
 #   instruction's cycles added to its address; FLOCKSCOPE_PROFILE_PCS=1: also by address)
 #   firmware_pico/measure_cycles.sh --spawn      # the lab's "spawn until the budget is used"
+#   firmware_pico/measure_cycles.sh --cores 2 --spawn --set food=3   # ... with other parameters
 #   firmware_pico/measure_cycles.sh --cores 2 N  # the two-core image on two emulated cores
 #   firmware_pico/measure_cycles.sh --screen out/board.png N   # + the board's screen as a PNG
 #   firmware_pico/measure_cycles.sh --streams 12 N   # the app asks for metrics + stats only
@@ -54,15 +55,18 @@ if [ ! -d "$emu/node_modules/rp2040js" ]; then
 fi
 opts=()
 counts=()
+spawn=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --warmup|--frames|--screen|--streams|--set) opts+=("$1" "$2"); shift 2 ;;
     --profile) opts+=("$1"); shift ;;
-    --spawn) exec node "$emu/measure.mjs" --spawn "$elf" ;;
+    --spawn) spawn=1; shift ;;
     -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
     *) counts+=("$1"); shift ;;
   esac
 done
+# The lab's rule (with any --set parameters: a preset's spawn-to-budget count).
+[ "$spawn" -eq 0 ] || exec node "$emu/measure.mjs" --spawn "${opts[@]}" "$elf"
 [ ${#counts[@]} -gt 0 ] || counts=(2000)
 for n in "${counts[@]}"; do
   node "$emu/measure.mjs" "${opts[@]}" "$elf" "$n"

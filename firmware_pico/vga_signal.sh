@@ -5,7 +5,7 @@
 # HSYNC, VSYNC and video pins, checks them against the 640x480 timing and the framebuffer,
 # and prints what it measured (emulator/vga.mjs explains each line).
 #
-#   firmware_pico/vga_signal.sh [--200] [--boids N] [--frames F] [--png out/vga.png]
+#   firmware_pico/vga_signal.sh [--200] [--boids N] [--frames F] [--set NAME=VALUE]... [--png out/vga.png]
 #
 # --200: the 200 MHz image (flockscope_pico_emu_vga_200.elf: 8 cycles a pixel).
 #

@@ -552,6 +552,16 @@ struct PyBoard {
     d["positions"] = pos;
     d["velocities"] = vel;
     d["predators"] = predators_array(f.predators);
+    // The lab's extensions from a board that sends them (empty otherwise): (F, 2) food
+    // positions, (P, 3) each predator's aim: x, y, and 1 where it steers toward it.
+    py::array_t<float> food({f.food.size(), std::size_t(2)}), aims({f.aims.size(), std::size_t(3)});
+    auto wf = food.mutable_unchecked<2>();
+    for (std::size_t i = 0; i < f.food.size(); ++i) wf(py::ssize_t(i), 0) = f.food[i].x, wf(py::ssize_t(i), 1) = f.food[i].y;
+    auto wa = aims.mutable_unchecked<2>();
+    for (std::size_t i = 0; i < f.aims.size(); ++i)
+      wa(py::ssize_t(i), 0) = f.aims[i].x, wa(py::ssize_t(i), 1) = f.aims[i].y, wa(py::ssize_t(i), 2) = f.aims[i].active ? 1.0f : 0.0f;
+    d["food"] = food;
+    d["aims"] = aims;
     d["complete"] = f.state_complete;
     d["metrics_from_state"] = link::metrics_from_state(f);
     // As `flockscope mirror` writes them: the board's frame number as the step, dt per frame.

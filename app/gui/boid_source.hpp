@@ -39,7 +39,8 @@ class BoidSource {
   virtual const std::uint32_t* ids() const = 0;
   virtual std::span<const Predator> predators() const = 0;
   // The food sources and what each predator aims at (one entry a predator), for drawing;
-  // none where the source does not know them (a board, a replay has no aims).
+  // none where the source does not know them (a board without the lab's extensions; a
+  // replay has no aims).
   virtual std::span<const FoodSource> food() const { return {}; }
   virtual std::span<const PredatorAim> predator_aims() const { return {}; }
   // Parameters in force (the world size, the margins and the scout groups come from here)

@@ -47,6 +47,8 @@ class SerialSource final : public BoidSource, public BoardControls {
   const std::uint32_t* ids() const override { return nullptr; }
   const std::uint8_t* groups() const override { return frame_.size() ? frame_.groups.data() : nullptr; }
   std::span<const Predator> predators() const override { return frame_.predators; }
+  std::span<const FoodSource> food() const override { return frame_.food; }
+  std::span<const PredatorAim> predator_aims() const override { return frame_.aims; }
   const Params& params() const override { return board_; }
   const Params& pending_params() const override { return requested_; }
   const Metrics& metrics() const override { return metrics_; }

@@ -1,5 +1,6 @@
 #include "link/board_link.hpp"
 #include "link/ports.hpp"
+#include "link/wire_params.hpp"
 
 #include <asio/io_context.hpp>
 #include <asio/post.hpp>
@@ -64,6 +65,7 @@ struct BoardLink::Impl {
   bool had_session = false;
   bool missing_noted = false;  // the missing path was reported (with the ports found)
   bool params_complete = false;
+  std::uint32_t board_caps = 0;  // the last board hello's capabilities
   Clock::time_point last_params_ask{};
   Clock::time_point next_open{}, last_hello{}, last_valid{}, session_start{};
   int hellos_sent = 0;
@@ -310,7 +312,7 @@ struct BoardLink::Impl {
     Message h = protocol::make_hello(protocol::Role::kApp, 0, 1, 0, 0,
                                      protocol::cap::kFlockState | protocol::cap::kPredators |
                                          protocol::cap::kScoutGroups | protocol::cap::kMetrics |
-                                         protocol::cap::kStats | protocol::cap::kLog,
+                                         protocol::cap::kStats | protocol::cap::kLog | protocol::cap::kSurroundings,
                                      opt.app_name.c_str());
     send(h);
     last_hello = Clock::now();
@@ -491,6 +493,7 @@ struct BoardLink::Impl {
         break;
       case MsgType::kFlockState:
       case MsgType::kPredators:
+      case MsgType::kSurroundings:
       case MsgType::kMetrics:
       case MsgType::kStats:
         if (m.type == MsgType::kStats) on_stats(m.stats);
@@ -518,6 +521,7 @@ struct BoardLink::Impl {
       st.board_name = name;
     });
     push(BoardHello{h, name});
+    board_caps = h.capabilities;
     // Chunks claiming more boids than the board says it can simulate are protocol errors.
     assembler.set_capacity(h.max_boids);
     const unsigned theirs = m.version != protocol::kProtocolVersion ? m.version : h.protocol_version;
@@ -565,7 +569,7 @@ struct BoardLink::Impl {
     }
     for (bool b : param_have)
       if (!b) return;
-    push(BoardParams{param_set});
+    push(BoardParams{params_it_takes(param_set, board_caps)});
     param_have.assign(param_have.size(), false);
     params_complete = true;
   }

@@ -42,6 +42,7 @@ Metrics metrics_of(const MirroredFrame& f, double cluster_radius, const MetricsO
     case MetricsSource::kPartial: {
       MirroredFrame arrived;
       arrived.predators = f.predators;
+      arrived.food = f.food;
       for (std::size_t k = 0; k < f.size() && k < f.fresh.size(); ++k) {
         if (!f.fresh[k]) continue;
         arrived.x.push_back(f.x[k]), arrived.y.push_back(f.y[k]), arrived.vx.push_back(f.vx[k]), arrived.vy.push_back(f.vy[k]);
@@ -96,6 +97,8 @@ void FrameAssembler::finish(const Emit& emit) {
   f.has_metrics = cur_.has_metrics, f.has_stats = cur_.has_stats;
   f.metrics = cur_.metrics, f.stats = cur_.stats;
   f.predators = cur_.predators;
+  f.food = cur_.food;
+  f.aims = cur_.aims;
   f.x.clear(), f.y.clear(), f.vx.clear(), f.vy.clear(), f.groups.clear(), f.fresh.clear();
   const bool groups = cur_.groups.size() == cur_.size();
   for (std::size_t k = 0; k < known_.size(); ++k) {
@@ -171,6 +174,23 @@ void FrameAssembler::add(const Message& m, const Emit& emit) {
         const auto& q = p.predators[i];
         cur_.predators[i] = {protocol::dequantise(q.x, p.pos_shift), protocol::dequantise(q.y, p.pos_shift),
                              protocol::dequantise(q.vx, p.vel_shift), protocol::dequantise(q.vy, p.vel_shift)};
+      }
+      return;
+    }
+    case MsgType::kSurroundings: {
+      const auto& s = m.surroundings;
+      begin(s.frame, emit);
+      cur_.food.resize(s.food_count);
+      for (std::uint32_t i = 0; i < s.food_count; ++i)
+        cur_.food[i] = {protocol::dequantise(s.food[i].x, s.pos_shift), protocol::dequantise(s.food[i].y, s.pos_shift),
+                        0.0f, 0.0f};
+      cur_.aims.resize(s.aim_count);
+      for (std::uint32_t i = 0; i < s.aim_count; ++i) {
+        PredatorAim& a = cur_.aims[i];
+        a = PredatorAim{};
+        a.active = (s.aims[i].flags & protocol::kAimActive) != 0;
+        a.x = protocol::dequantise(s.aims[i].x, s.pos_shift);
+        a.y = protocol::dequantise(s.aims[i].y, s.pos_shift);
       }
       return;
     }

@@ -30,6 +30,10 @@ struct MirroredFrame {
   std::vector<std::uint8_t> fresh;     // a partial frame's: per boid, 1 if its state came in
                                        // this frame (older positions are 0); empty when complete
   std::vector<Predator> predators;
+  // The lab's extensions (the board's surroundings message; empty from a board without them):
+  // the food sources (positions; velocities 0) and each predator's aim.
+  std::vector<FoodSource> food;
+  std::vector<PredatorAim> aims;
   bool state_complete = false;         // every chunk of this frame arrived
   bool has_metrics = false, has_stats = false;
   protocol::BoardMetrics metrics{};
@@ -52,9 +56,9 @@ struct AssemblerCounters {
   std::uint32_t repeated = 0;         // the same frame number again (a paused board)
 };
 
-// The frame's boids and predators (a board has no food sources).
+// The frame's boids, food sources and predators.
 inline PointsView view_of(const MirroredFrame& f) {
-  return {f.x.data(), f.y.data(), f.vx.data(), f.vy.data(), f.size(), {}, f.predators};
+  return {f.x.data(), f.y.data(), f.vx.data(), f.vy.data(), f.size(), f.food, f.predators};
 }
 
 // Where a frame's metrics come from (metrics.csv's `source`):
@@ -80,8 +84,8 @@ std::size_t metrics_boids(const MirroredFrame& f);
 
 // The metrics table of a mirrored frame (the columns of `flockscope run`), by its source
 // (above). With the board's metrics standing in, the columns the board does not compute come
-// from the boids and predators the mirror holds; food_distance stays empty (a board has no
-// food sources).
+// from the boids, predators and food sources the mirror holds (food_distance stays empty
+// for a board that sends no food sources).
 Metrics metrics_of(const MirroredFrame& f, double cluster_radius, const MetricsOptions& opt = {});
 
 class FrameAssembler {

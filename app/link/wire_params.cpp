@@ -135,4 +135,23 @@ std::string describe_refusal(const ParamDef& def, std::string_view asked, protoc
   return out;
 }
 
+bool needs_surroundings(std::uint16_t id) {
+  static constexpr std::string_view kNames[] = {"predator_mode", "predator_vision", "predator_steer", "perch_frames",
+                                                "perch_y",       "perch_x0",        "perch_x1",       "perch_range",
+                                                "food",          "food_range",      "food_factor",    "food_speed"};
+  const ParamDef* def = find_param(id);
+  if (def == nullptr) return false;
+  for (const std::string_view n : kNames)
+    if (def->name == n) return true;
+  return false;
+}
+
+std::vector<protocol::Param> params_it_takes(std::span<const protocol::Param> wire, std::uint32_t capabilities) {
+  std::vector<protocol::Param> out;
+  const bool extensions = (capabilities & protocol::cap::kSurroundings) != 0;
+  for (const protocol::Param& p : wire)
+    if (extensions || !needs_surroundings(p.id)) out.push_back(p);
+  return out;
+}
+
 }  // namespace flockscope::link

@@ -49,4 +49,13 @@ Params params_from_wire(std::span<const protocol::Param> wire, const Params& bas
                         std::vector<FlaggedParam>* flagged = nullptr,
                         std::map<std::uint16_t, double>* outside = nullptr);
 
+// The lab's extensions with state of their own (predator_mode, predator_vision,
+// predator_steer, perch_*, food*): a board takes them only when its hello carries
+// cap::kSurroundings.
+bool needs_surroundings(std::uint16_t id);
+// The parameters of a board's set that it takes: without cap::kSurroundings in
+// `capabilities` the extensions' are left out (a board that lists them holds them at off),
+// so the window shows them greyed as not on the board and nothing sends them.
+std::vector<protocol::Param> params_it_takes(std::span<const protocol::Param> wire, std::uint32_t capabilities);
+
 }  // namespace flockscope::link

@@ -12,7 +12,7 @@ export const MEASURE_FIELDS = ['done', 'boids', 'frames', 'grid', 'scan', 'updat
 // Patches the ELF's flash image (before elf.loadFlash): `boids` boids spawned at boot (0:
 // the lab's spawning), means over `frames` frames after `warmup`, the measuring app asking
 // for `streams` (protocol stream bits; 0 or absent: every stream), `settings` ("name=value
-// ..." parameters set before the spawn; at most 127 characters). Returns a reader of the
+// ..." parameters set before the spawn; at most 255 characters). Returns a reader of the
 // results: () => { done, boids, ... } from mcu's RAM.
 export function enableMeasureMode(elf, mcu, { boids, warmup, frames, streams = 0, settings = '' }) {
   const cfgAddr = elf.symbols.get('flockscope_measure_config');
@@ -21,13 +21,13 @@ export function enableMeasureMode(elf, mcu, { boids, warmup, frames, streams = 0
     throw new Error('the image has no measurement symbols (rebuild with firmware_pico/build.sh)');
   }
   const text = Buffer.from(settings, 'ascii');
-  if (text.length > 127) throw new Error('settings longer than 127 characters');
-  const at = elf.fileOffset(cfgAddr, 16 + 128);
+  if (text.length > 255) throw new Error("settings longer than 255 characters");
+  const at = elf.fileOffset(cfgAddr, 16 + 256);
   elf.buf.writeUInt32LE(boids >>> 0, at);
   elf.buf.writeUInt32LE(warmup >>> 0, at + 4);
   elf.buf.writeUInt32LE(frames >>> 0, at + 8);
   elf.buf.writeUInt32LE(streams >>> 0, at + 12);
-  elf.buf.fill(0, at + 16, at + 16 + 128);
+  elf.buf.fill(0, at + 16, at + 16 + 256);
   text.copy(elf.buf, at + 16);
   return () => {
     const r = {};

@@ -4,10 +4,11 @@
 // machine, records the three VGA pins, decodes whole frames by their sync pulses, and
 // compares each picture with the framebuffer the firmware drew.
 //
-//   node vga.mjs [--bootrom FILE] [--boids N] [--frames F] [--png FILE] ELF
+//   node vga.mjs [--bootrom FILE] [--boids N] [--frames F] [--set NAME=VALUE]... [--png FILE] ELF
 //
 // N boids (default 300, the firmware's measurement mode: seed 1, a connected app played
-// by a sink), F whole frames decoded (default 3). Prints `key value` lines (the emulator
+// by a sink), F whole frames decoded (default 3); --set: parameters set before the spawn,
+// as an app's param_change would (measure.mjs's). Prints `key value` lines (the emulator
 // test reads them):
 //   frames               whole frames decoded (vsync fall to vsync fall)
 //   line_cycles          hsync period, in system cycles (min max over all lines)
@@ -42,17 +43,19 @@ let bootromPath = join(here, '..', '..', 'build-pico', 'bootrom.bin');
 let boids = 300;
 let wantFrames = 3;
 let pngPath = null;
+const settings = [];
 const rest = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--bootrom') bootromPath = args[++i];
   else if (args[i] === '--boids') boids = Number(args[++i]);
   else if (args[i] === '--frames') wantFrames = Number(args[++i]);
   else if (args[i] === '--png') pngPath = args[++i];
+  else if (args[i] === '--set') settings.push(args[++i]);
   else rest.push(args[i]);
 }
 const [elfPath] = rest;
 if (!elfPath || !(wantFrames >= 1)) {
-  console.error('usage: vga.mjs [--bootrom FILE] [--boids N] [--frames F] [--png FILE] ELF');
+  console.error('usage: vga.mjs [--bootrom FILE] [--boids N] [--frames F] [--set NAME=VALUE]... [--png FILE] ELF');
   process.exit(2);
 }
 
@@ -68,7 +71,7 @@ const elf = new Elf(elfPath);
 const { sim, mcu } = newChip(bootromPath);
 // Measurement mode only for a fixed flock and the framebuffer's address: the warm-up never
 // ends, so no averages are taken.
-const result = enableMeasureMode(elf, mcu, { boids, warmup: 0xffffffff, frames: 1 });
+const result = enableMeasureMode(elf, mcu, { boids, warmup: 0xffffffff, frames: 1, settings: settings.join(' ') });
 const { dual } = startImage(mcu, elf);
 const pio = mcu.pio[0];
 const pioClock = clockPio(pio);

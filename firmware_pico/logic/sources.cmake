@@ -5,6 +5,7 @@
 set(FLOCKSCOPE_BOARD_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/asm_offsets.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/board.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/board_extensions.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/board_flock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/board_metrics.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/board_params.cpp

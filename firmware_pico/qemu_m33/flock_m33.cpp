@@ -22,11 +22,12 @@ fb::NearBoid g_near[kCap];
 std::uint16_t g_id[kCap], g_sid[kCap], g_cell[kCap];
 std::uint16_t g_cell_start[kCells + 1];
 fb::fix g_bias[fb::kMaxScouts];
+std::int16_t g_perch[kCap];
 }  // namespace
 
 int main() {
   const fb::FlockBuffers bufs{g_x,   g_y,    g_vx,         g_vy,   g_near, g_id,          g_sid,
-                              g_cell, g_cell_start, g_bias, kCap,   kCells, fb::kMaxScouts};
+                              g_cell, g_cell_start, g_bias, kCap,   kCells, fb::kMaxScouts, g_perch};
   for (const pinned::Run& r : pinned::kRuns) {
     fb::BoardFlock flock(bufs);
     pinned::play(flock, r, [&r](int step, std::uint64_t hash) {

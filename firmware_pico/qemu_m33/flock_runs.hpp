@@ -60,6 +60,18 @@ inline constexpr Setting kGeneralScanRanges[] = {
 inline constexpr Setting kReachThreeNoAlignment[] = {
     {pid::alignment, 0}, {pid::visualRange, 30}, {pid::protectedRange, 6}};
 
+// The lab's extensions (seed 001), cornell-final-project's values: two chase predators, the
+// ledge, gravity, three food sources (the general rules for every boid).
+inline constexpr Setting kLabExtensionsChase[] = {
+    {pid::predators, 2},       {pid::predator_mode, 2}, {pid::predator_vision, 150}, {pid::predator_steer, 0.03},
+    {pid::perch_frames, 90},   {pid::perch_y, 420},     {pid::perch_x0, 120},        {pid::perch_x1, 520},
+    {pid::perch_range, 12},    {pid::bottommargin, 40}, {pid::gravity, 0.05},        {pid::food, 3},
+    {pid::food_range, 150},    {pid::food_factor, 0.003}, {pid::food_speed, 1.5}};
+// Centroid predators and food alone (no perching, no gravity).
+inline constexpr Setting kCentroidPredatorsAndFood[] = {
+    {pid::predators, 3}, {pid::predator_mode, 1}, {pid::predator_vision, 200}, {pid::predator_steer, 0.05},
+    {pid::food, 2},      {pid::food_range, 181},  {pid::food_factor, 0.01},    {pid::food_speed, 2.5}};
+
 template <std::size_t N>
 constexpr Run make_run(const char* name, const Setting (&s)[N], std::uint64_t seed, std::uint32_t reach = 2,
                   int steps = 300) {
@@ -73,6 +85,8 @@ inline constexpr Run kRuns[] = {
     make_run("DriftingIntoTheEdgeCells", kDriftingIntoTheEdgeCells, 5),
     make_run("GeneralScanRanges", kGeneralScanRanges, 9, 2, 120),
     make_run("ReachThreeNoAlignment", kReachThreeNoAlignment, 13, 3),
+    make_run("LabExtensionsChase", kLabExtensionsChase, 17, 2, 150),
+    make_run("CentroidPredatorsAndFood", kCentroidPredatorsAndFood, 19, 2, 150),
 };
 
 // The run's start in `flock` (buffers of kCapacity): its settings over the board's

@@ -88,6 +88,7 @@ void BoardSession::handle(const Message& m) {
     case MsgType::kAck:
     case MsgType::kFlockState:
     case MsgType::kPredators:
+    case MsgType::kSurroundings:
     case MsgType::kMetrics:
     case MsgType::kStats:
     case MsgType::kLog:

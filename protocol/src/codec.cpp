@@ -42,6 +42,8 @@ static_assert(kFixed<FlockState> + kMaxBoidsPerChunk * kBoidSize + group_bytes(k
 static_assert(kFixed<ParamSet> + kMaxParamsPerFrame * kParamEntry <= kMaxPayloadSize);
 static_assert(kFixed<Predators> + kMaxPredators * kBoidSize <= kMaxPayloadSize);
 static_assert(kFixed<Log> + kMaxLogText <= kMaxPayloadSize);
+constexpr std::size_t kPointSize = 4, kAimSize = 5;
+static_assert(kFixed<Surroundings> + kMaxFood * kPointSize + kMaxPredators * kAimSize <= kMaxPayloadSize);
 
 constexpr std::uint8_t u8(MsgType t) { return static_cast<std::uint8_t>(t); }
 
@@ -90,6 +92,15 @@ bool valid(const Predators& s) { return s.count <= kMaxPredators && shifts_ok(s.
 bool valid(const BoardMetrics&) { return true; }
 bool valid(const Stats& s) { return (s.flags & ~(kStatsFlagPaused | kStatsFlagPredators | kStatsFlagGeneralRules)) == 0; }
 bool valid(const Log& l) { return l.length <= kMaxLogText; }
+bool header_ok(const Surroundings& s) {
+  return s.food_count <= kMaxFood && s.aim_count <= kMaxPredators && s.pos_shift <= 15;
+}
+bool valid(const Surroundings& s) {
+  if (!header_ok(s)) return false;
+  for (std::size_t i = 0; i < s.aim_count; ++i)
+    if ((s.aims[i].flags & ~kAimActive) != 0) return false;
+  return true;
+}
 
 // ---- sizes --------------------------------------------------------------------------
 // The payload's bytes past kFixed<T>.
@@ -106,6 +117,7 @@ std::size_t extra_bytes(const Predators& s) { return s.count * kBoidSize; }
 std::size_t extra_bytes(const BoardMetrics&) { return 0; }
 std::size_t extra_bytes(const Stats&) { return 0; }
 std::size_t extra_bytes(const Log& l) { return l.length; }
+std::size_t extra_bytes(const Surroundings& s) { return s.food_count * kPointSize + s.aim_count * kAimSize; }
 
 // ---- writers ------------------------------------------------------------------------
 
@@ -185,6 +197,23 @@ void write(const Predators& s, std::uint8_t* p) {
   le::put_u8(p, 5, s.pos_shift);
   le::put_u8(p, 6, s.vel_shift);
   for (std::size_t i = 0; i < s.count; ++i) put_boid(p, kFixed<Predators> + i * kBoidSize, s.predators[i]);
+}
+
+void write(const Surroundings& s, std::uint8_t* p) {
+  le::put_u32(p, 0, s.frame);
+  le::put_u8(p, 4, s.food_count);
+  le::put_u8(p, 5, s.aim_count);
+  le::put_u8(p, 6, s.pos_shift);
+  std::size_t off = kFixed<Surroundings>;
+  for (std::size_t i = 0; i < s.food_count; ++i, off += kPointSize) {
+    le::put_i16(p, off, s.food[i].x);
+    le::put_i16(p, off + 2, s.food[i].y);
+  }
+  for (std::size_t i = 0; i < s.aim_count; ++i, off += kAimSize) {
+    le::put_u8(p, off, s.aims[i].flags);
+    le::put_i16(p, off + 1, s.aims[i].x);
+    le::put_i16(p, off + 3, s.aims[i].y);
+  }
 }
 
 void write(const BoardMetrics& m, std::uint8_t* p) {
@@ -318,6 +347,21 @@ bool parse(const std::uint8_t* p, std::size_t n, Predators& s) {
   if (!valid(s) || n != kFixed<Predators> + extra_bytes(s)) return false;
   for (std::size_t i = 0; i < s.count; ++i) s.predators[i] = get_boid(p, kFixed<Predators> + i * kBoidSize);
   return true;
+}
+
+bool parse(const std::uint8_t* p, std::size_t n, Surroundings& s) {
+  if (n < kFixed<Surroundings>) return false;
+  s.frame = le::get_u32(p, 0);
+  s.food_count = le::get_u8(p, 4);
+  s.aim_count = le::get_u8(p, 5);
+  s.pos_shift = le::get_u8(p, 6);
+  if (!header_ok(s) || n != kFixed<Surroundings> + extra_bytes(s)) return false;
+  std::size_t off = kFixed<Surroundings>;
+  for (std::size_t i = 0; i < s.food_count; ++i, off += kPointSize)
+    s.food[i] = {le::get_i16(p, off), le::get_i16(p, off + 2)};
+  for (std::size_t i = 0; i < s.aim_count; ++i, off += kAimSize)
+    s.aims[i] = {le::get_u8(p, off), le::get_i16(p, off + 1), le::get_i16(p, off + 3)};
+  return valid(s);
 }
 
 bool parse(const std::uint8_t* p, std::size_t n, BoardMetrics& m) {
@@ -521,6 +565,16 @@ bool same(const Predators& x, const Predators& y) {
     return false;
   for (std::size_t i = 0; i < x.count; ++i)
     if (!same(x.predators[i], y.predators[i])) return false;
+  return true;
+}
+bool same(const Surroundings& x, const Surroundings& y) {
+  if (x.frame != y.frame || x.food_count != y.food_count || x.aim_count != y.aim_count ||
+      x.pos_shift != y.pos_shift || x.food_count > kMaxFood || x.aim_count > kMaxPredators)
+    return false;
+  for (std::size_t i = 0; i < x.food_count; ++i)
+    if (x.food[i].x != y.food[i].x || x.food[i].y != y.food[i].y) return false;
+  for (std::size_t i = 0; i < x.aim_count; ++i)
+    if (x.aims[i].flags != y.aims[i].flags || x.aims[i].x != y.aims[i].x || x.aims[i].y != y.aims[i].y) return false;
   return true;
 }
 bool same(const BoardMetrics& x, const BoardMetrics& y) {

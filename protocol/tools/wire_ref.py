@@ -20,7 +20,8 @@ VERSION = 2
 MAX_FRAME = 1024
 
 TYPES = {0x01: "hello", 0x02: "param_set", 0x03: "param_change", 0x04: "ack", 0x05: "command",
-         0x10: "flock_state", 0x11: "predators", 0x12: "metrics", 0x13: "stats", 0x20: "log"}
+         0x10: "flock_state", 0x11: "predators", 0x12: "metrics", 0x13: "stats", 0x14: "surroundings",
+         0x20: "log"}
 TYPE_IDS = {v: k for k, v in TYPES.items()}
 ROLES = {0: "app", 1: "board", 2: "virtual_board"}
 STATUS = {0x00: "ok", 0x01: "ok_at_reset", 0x10: "out_of_range", 0x11: "unknown_id",
@@ -170,6 +171,14 @@ def parse_payload(kind, p):
         need(count <= 16 and pos_shift <= 15 and vel_shift <= 15 and len(p) == 7 + 8 * count)
         return {"frame": frame, "pos_shift": pos_shift, "vel_shift": vel_shift,
                 "predators": boids(p, 7, count)}
+    if kind == "surroundings":
+        need(len(p) >= 7)
+        frame, nfood, naims, pos_shift = struct.unpack_from("<IBBB", p, 0)
+        need(nfood <= 16 and naims <= 16 and pos_shift <= 15 and len(p) == 7 + 4 * nfood + 5 * naims)
+        food = [list(struct.unpack_from("<hh", p, 7 + 4 * i)) for i in range(nfood)]
+        aims = [list(struct.unpack_from("<Bhh", p, 7 + 4 * nfood + 5 * i)) for i in range(naims)]
+        need(all(a[0] & ~1 == 0 for a in aims))
+        return {"frame": frame, "pos_shift": pos_shift, "food": food, "aims": aims}
     if kind == "metrics":
         need(len(p) == 28)
         return {"frame": struct.unpack_from("<I", p, 0)[0], "diameter": f32(p, 4), "centroid_x": f32(p, 8),
@@ -219,6 +228,10 @@ def build_payload(m):
     if kind == "predators":
         return struct.pack("<IBBB", m["frame"], len(m["predators"]), m["pos_shift"], m["vel_shift"]) + b"".join(
             struct.pack("<hhhh", *b) for b in m["predators"])
+    if kind == "surroundings":
+        return (struct.pack("<IBBB", m["frame"], len(m["food"]), len(m["aims"]), m["pos_shift"]) +
+                b"".join(struct.pack("<hh", *f) for f in m["food"]) +
+                b"".join(struct.pack("<Bhh", *a) for a in m["aims"]))
     if kind == "metrics":
         return struct.pack("<IfffffI", m["frame"], m["diameter"], m["centroid_x"], m["centroid_y"],
                            m["polarisation"], m["mean_speed"], m["boids"])

@@ -270,10 +270,13 @@ def read_recording(path):
 
 class Frame:
     """One board frame: frame (the board's number), positions and velocities ((N, 2)
-    float32, in the board's order), predators ((P, 4)), complete (every boid's state came),
-    metrics (the row of metrics.csv `flockscope mirror` writes for it)."""
+    float32, in the board's order), predators ((P, 4)), food ((F, 2): the food sources) and
+    aims ((P, 3): each predator's aim x, y and 1 where it steers toward it; both empty from a
+    board without the lab's extensions), complete (every boid's state came), metrics (the row
+    of metrics.csv `flockscope mirror` writes for it)."""
 
-    __slots__ = ("frame", "positions", "velocities", "predators", "complete", "metrics_from_state", "metrics", "fps")
+    __slots__ = ("frame", "positions", "velocities", "predators", "food", "aims", "complete", "metrics_from_state",
+                 "metrics", "fps")
 
     def __init__(self, d):
         for k in self.__slots__:

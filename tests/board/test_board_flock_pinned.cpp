@@ -71,3 +71,13 @@ TEST(BoardFlockPinned, GeneralScanRanges) {
 TEST(BoardFlockPinned, ReachThreeNoAlignment) {
   EXPECT_EQ(run_hash(run_named("ReachThreeNoAlignment")), 0xcc9f13c4a476462cull);
 }
+
+// The lab's extensions (recorded when the board took them): two chase predators, perching,
+// gravity and food on the general rules; centroid predators and food.
+TEST(BoardFlockPinned, LabExtensionsChase) {
+  EXPECT_EQ(run_hash(run_named("LabExtensionsChase")), 0x462764794521a0ceull);
+}
+
+TEST(BoardFlockPinned, CentroidPredatorsAndFood) {
+  EXPECT_EQ(run_hash(run_named("CentroidPredatorsAndFood")), 0xe36d9fc37e3e75a5ull);
+}

@@ -168,15 +168,19 @@ TEST(BoardLink, ParameterValidation) {
     EXPECT_TRUE(proto::is_accepted(a.ack.status)) << id;
   }
 
-  // The lab's extensions that keep state per boid or predator are the desktop engine's:
-  // refused, with the board's value (off); off itself is accepted.
-  for (const auto& [id, on] : {std::pair{fb::pid::predator_mode, ParamValue::of_choice(2)},
-                               std::pair{fb::pid::perch_frames, ParamValue::of_int(90)},
-                               std::pair{fb::pid::food, ParamValue::of_int(2)}}) {
-    a = r.request(proto::make_param_change(id, on));
-    EXPECT_EQ(a.ack.status, Status::kReadOnly) << id;
-    EXPECT_EQ(a.ack.value.bits, 0u) << id;
-  }
+  // The lab's extensions: acknowledged with the value in force (food's count at the next
+  // reset), within the board's limits (food_range at most 181 px: its square in Q16.16).
+  a = r.request(proto::make_param_change(fb::pid::predator_mode, ParamValue::of_choice(2)));
+  EXPECT_EQ(a.ack.status, Status::kOk);
+  EXPECT_EQ(a.ack.value.bits, 2u);
+  a = r.request(proto::make_param_change(fb::pid::perch_frames, ParamValue::of_int(90)));
+  EXPECT_EQ(a.ack.status, Status::kOk);
+  EXPECT_EQ(a.ack.value.bits, 90u);
+  a = r.request(proto::make_param_change(fb::pid::food, ParamValue::of_int(2)));
+  EXPECT_EQ(a.ack.status, Status::kOkAtReset);
+  a = r.request(proto::make_param_change(fb::pid::food_range, ParamValue::of_real(200)));
+  EXPECT_EQ(a.ack.status, Status::kOutOfRange);
+  EXPECT_EQ(a.ack.value.as_real(), 150.0);
   a = r.request(proto::make_param_change(fb::pid::perch_frames, ParamValue::of_int(0)));
   EXPECT_TRUE(proto::is_accepted(a.ack.status));
 

@@ -392,3 +392,92 @@ TEST(Emulator, VgaSignalIsTheFramebufferAt640x480) { expect_vga_640x480(vga_elf_
 TEST(Emulator, VgaSignalAt200MHzIsTheFramebufferAt640x480) {
   expect_vga_640x480(std::string(FLOCKSCOPE_SOURCE_DIR) + "/build-pico/flockscope_pico_emu_vga_200.elf", "--200 ", 200);
 }
+
+// The lab's extensions on the board (cornell-final-project's values over the board's
+// defaults: a chase predator, the ledge, gravity, two food sources; the general rules for
+// every boid), on one emulated core and on two: the flock is bit for bit the host's
+// BoardFlock with the same parameters after as many frames (its Thumb-1 scan and sort, the
+// general rules compiled for the M0+, the hunting predator's 64-bit squares, the food's
+// soft-float draws), and 1,500 boids fit the 30 fps budget on two cores.
+TEST(Emulator, LabExtensionsAreTheHostsFlock) {
+  REQUIRE_OR_SKIP(std::filesystem::exists(elf_path()), "no " + elf_path() + ": run firmware_pico/build.sh");
+  REQUIRE_OR_SKIP(std::filesystem::exists(two_core_elf_path()), "no " + two_core_elf_path());
+  REQUIRE_OR_SKIP(have_node(), "node/npm missing");
+  namespace fb = flockscope::board;
+  const std::vector<std::pair<const char*, double>> settings = {
+      {"bottommargin", 40},   {"predator_mode", 2}, {"predator_steer", 0.03}, {"perch_frames", 90},
+      {"perch_x0", 120},      {"perch_x1", 520},    {"perch_range", 12},      {"gravity", 0.05},
+      {"food", 2},            {"food_factor", 0.003}, {"food_speed", 1.5}};
+  std::string args = "--warmup 12 --frames 3";
+  for (const auto& [name, v] : settings) {
+    std::ostringstream s;
+    s << " --set " << name << "=" << v;
+    args += s.str();
+  }
+  const Measurement one = measure(1, args + " 1500"), dual = measure(2, args + " 1500");
+  std::printf("%s%s", one.out.c_str(), dual.out.c_str());
+  ASSERT_EQ(one.status, 0) << one.out;
+  ASSERT_EQ(dual.status, 0) << dual.out;
+  EXPECT_NE(one.out.find("(11 applied, 0 refused)"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("rules check: the fast path is off"), std::string::npos) << one.out;
+  const std::string hash = one.field("state hash");
+  ASSERT_EQ(hash.size(), 16u) << one.out;
+  EXPECT_EQ(dual.field("state hash"), hash) << "two cores made a different flock";
+  fb::HostFlockStorage storage(1500);
+  fb::ParamStore store{fb::BoardLimits{}};
+  for (const auto& [name, v] : settings) store.force(fb::find_param(name)->id, v);
+  fb::BoardFlock host(storage.buffers);
+  host.reset(store, 1, 1500);
+  ASSERT_TRUE(host.perching());
+  ASSERT_EQ(host.food_count(), 2u);
+  const int frame = std::atoi(one.field("(frame").c_str());
+  ASSERT_GT(frame, 0) << one.out;
+  std::uint32_t perched = 0;
+  for (int i = 0; i < frame; ++i) host.step(), perched = std::max(perched, host.perched());
+  char host_hash[17];
+  std::snprintf(host_hash, sizeof host_hash, "%016llx", static_cast<unsigned long long>(host.state_hash()));
+  EXPECT_EQ(hash, host_hash) << "the board's flock differs from the host's after " << frame << " frames";
+  EXPECT_GT(perched, 0u) << "no boid perched in the host's run";
+  const double compute2 = std::atof(dual.field("compute").c_str());
+  RecordProperty("final_project_1500_two_cores_mcycles", std::to_string(compute2));
+  EXPECT_GT(compute2, 0.0);
+  EXPECT_LT(compute2, 4.167) << "1,500 boids with every extension miss 30 fps on two cores";
+}
+
+// The VGA signal with perching and food on: the decoded picture is still exactly the
+// framebuffer, and it shows the ledge (two full rows under perch_y from perch_x0 to perch_x1)
+// and the two food sources (5x5 discs).
+TEST(Emulator, VgaSignalShowsTheLedgeAndTheFood) {
+  REQUIRE_OR_SKIP(std::filesystem::exists(vga_elf_path()), "no " + vga_elf_path() + ": run firmware_pico/build.sh");
+  REQUIRE_OR_SKIP(have_node(), "node/npm missing");
+  const std::string png =
+      (std::filesystem::temp_directory_path() / ("flockscope-vga-ext-" + std::to_string(getpid()) + ".png")).string();
+  const Measurement m = run_script(
+      "vga_signal.sh --boids 300 --frames 2 --set perch_frames=90 --set perch_x0=120 --set perch_x1=520 "
+      "--set food=2 --png " + png);
+  std::printf("%s", m.out.c_str());
+  ASSERT_EQ(m.status, 0) << m.out;
+  EXPECT_EQ(m.field("differ"), "0") << "the picture is not the framebuffer";
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load(png.c_str(), &w, &h, &n, 1);
+  ASSERT_NE(px, nullptr) << "no PNG at " << png;
+  ASSERT_EQ(w, 640);
+  ASSERT_EQ(h, 480);
+  auto lit = [&](int x, int y) { return x >= 0 && x < w && y >= 0 && y < h && px[y * w + x] != 0; };
+  int ledge = 0;
+  for (int x = 120; x <= 520; ++x) ledge += lit(x, 422) && lit(x, 423);
+  EXPECT_EQ(ledge, 401) << "the ledge (perch_y 420: rows 422, 423; x 120..520)";
+  // Food sources: every pixel of a 5x5 disc lit and the four corners beyond it dark.
+  int discs = 0;
+  for (int y = 2; y < h - 2; ++y)
+    for (int x = 2; x < w - 2; ++x) {
+      bool all = true;
+      for (int dy = -2; dy <= 2 && all; ++dy)
+        for (int dx = -2; dx <= 2 && all; ++dx)
+          if (!((dx == -2 || dx == 2) && (dy == -2 || dy == 2))) all = lit(x + dx, y + dy);
+      discs += all && y < 420;  // (not the ledge's rows)
+    }
+  stbi_image_free(px);
+  std::filesystem::remove(png);
+  EXPECT_GE(discs, 2) << "the food sources' discs";
+}

@@ -332,4 +332,27 @@ TEST(GuiSerial, AHostileBoardsTextIsShownEscapedAndItsValuesAsSent) {
   // The board panel shows this name.
   EXPECT_EQ(name, "\\xff\\xfeevil\\x1b[2J\\x1b]0;pwned\\x07");
 }
+// A board whose parameter set lists the lab's extensions but whose hello lacks capability bit 9
+// (older firmware held them at off): the window has them not on the board (greyed, never sent);
+// the virtual board, which runs them, has them.
+TEST(GuiSerial, ExtensionSlidersAreNotOnABoardWithoutThem) {
+  const auto id = [](const char* n) { return find_param(n)->id; };
+  hostile::HostileBoard hb("gui-ext", {"--param", "7=real:40", "--param", "52=real:0", "--param", "40=choice:0",
+                                       "--param", "48=int:0"});
+  {
+    GuiApp app(board_window());
+    app.connect_serial(hb.link);
+    ASSERT_TRUE(frames_until(app, 5000, [&] { return serial(app).connected(); }));
+    EXPECT_TRUE(app.source().has_param(id("visualRange")));
+    EXPECT_TRUE(app.source().has_param(id("gravity")));
+    EXPECT_FALSE(app.source().has_param(id("predator_mode")));
+    EXPECT_FALSE(app.source().has_param(id("food")));
+  }
+  VirtualBoard vb({"--boids", "300"}, link_path("ext"));
+  GuiApp app(board_window());
+  app.connect_serial(vb.link);
+  ASSERT_TRUE(frames_until(app, 5000, [&] { return serial(app).connected(); }));
+  for (const char* n : {"predator_mode", "perch_frames", "food", "food_speed", "gravity"})
+    EXPECT_TRUE(app.source().has_param(id(n))) << n;
+}
 #endif

@@ -292,3 +292,34 @@ TEST(FrameAssembler, APartialFrameWithoutBoardMetricsIsMeasuredOverTheBoidsThatA
   EXPECT_DOUBLE_EQ(m.polarisation, r.polarisation);
   EXPECT_EQ(m.clusters, r.clusters);
 }
+
+// The lab's extensions: a board's surroundings message gives the frame its food sources (and
+// so food_distance) and each predator's aim; a board that sends none leaves them empty.
+TEST(FrameAssembler, SurroundingsGiveTheFrameItsFoodAndAims) {
+  Board b(300);
+  auto msgs = b.frame(7);
+  proto::Message s{};
+  s.type = proto::MsgType::kSurroundings, s.version = proto::kProtocolVersion;
+  s.surroundings = {7, 2, 1, 4, {{1600, 1600}, {3200, 800}}, {{proto::kAimActive, 2400, 1600}}};
+  msgs.insert(msgs.end() - 2, s);  // after predators, before metrics and stats
+  link::FrameAssembler a;
+  std::vector<link::MirroredFrame> got;
+  for (const auto& m : msgs) a.add(m, [&](const link::MirroredFrame& f) { got.push_back(f); });
+  ASSERT_EQ(got.size(), 1u);
+  const auto& f = got[0];
+  ASSERT_EQ(f.food.size(), 2u);
+  EXPECT_EQ(f.food[0].x, 100.0f);
+  EXPECT_EQ(f.food[1].y, 50.0f);
+  ASSERT_EQ(f.aims.size(), 1u);
+  EXPECT_TRUE(f.aims[0].active);
+  EXPECT_EQ(f.aims[0].x, 150.0f);
+  const Metrics m = link::metrics_of(f, 40);
+  EXPECT_TRUE(std::isfinite(m.food_distance));
+  Board plain(300);
+  link::FrameAssembler a2;
+  std::vector<link::MirroredFrame> got2;
+  for (const auto& m2 : plain.frame(7)) a2.add(m2, [&](const link::MirroredFrame& g) { got2.push_back(g); });
+  ASSERT_EQ(got2.size(), 1u);
+  EXPECT_TRUE(got2[0].food.empty());
+  EXPECT_TRUE(std::isnan(link::metrics_of(got2[0], 40).food_distance));
+}

@@ -394,3 +394,27 @@ TEST(BoardLink, TheLinkNeverReplacesAFileAFolderOrALiveLink) {
   EXPECT_EQ(slurp(dir / "live"), "mine now\n");
   fs::remove_all(dir);
 }
+
+// A board that lists the lab's extensions without saying it has them (no capability bit 9:
+// older firmware held them at off): the app leaves them out of the board's parameters, so
+// nothing sends them (--set names them as not on this board) and the window greys them;
+// the rest (visualRange, gravity) is the board's as before, and it still mirrors.
+TEST(HostileBoard, ExtensionsWithoutTheirCapabilityAreNotOnTheBoard) {
+  hostile::HostileBoard hb("oldext", {"--param", "7=real:40", "--param", "52=real:0", "--param", "40=choice:0",
+                                      "--param", "48=int:0", "--param", "43=int:0"});
+  const fs::path out = temp("oldext-out");
+  fs::remove_all(out);
+  const Outcome set = run_flockscope({"mirror", "--port", hb.link, "--seconds", "1", "--set", "predator_mode=chase",
+                                      "--out", out.string()});
+  EXPECT_EQ(set.rc, 1) << set.output;
+  EXPECT_NE(set.output.find("predator_mode is not on this board"), std::string::npos) << set.output;
+  fs::remove_all(out);
+  const Outcome r = run_flockscope({"mirror", "--port", hb.link, "--seconds", "1", "--out", out.string()});
+  ASSERT_EQ(r.rc, 0) << r.output;
+  const auto j = link_json(out);
+  std::vector<std::string> on;
+  for (const auto& n : j["on_board"]) on.push_back(n.get<std::string>());
+  EXPECT_EQ(on, (std::vector<std::string>{"visualRange", "gravity"})) << j["on_board"].dump();
+  EXPECT_GT(j["frames"]["received"].get<double>(), 0.0);
+  fs::remove_all(out);
+}

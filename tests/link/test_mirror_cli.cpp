@@ -109,7 +109,7 @@ TEST(MirrorCli, TwoThousandBoidsAt30FpsForSixtySecondsWithNoFrameLost) {
     last_step = step;
     EXPECT_EQ(c[11], "state") << "row " << row;
     EXPECT_EQ(c[12], "2000") << "row " << row;
-    EXPECT_EQ(c[16], "") << "row " << row;  // a board has no food sources
+    EXPECT_EQ(c[16], "") << "row " << row;  // no food sources (food 0)
     ASSERT_LT(row, rec.frames());
     const RecordedFrame fr = rec.frame(row);
     ASSERT_EQ(fr.step, std::uint64_t(step));

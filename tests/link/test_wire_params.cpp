@@ -79,3 +79,22 @@ TEST(WireParams, ValuesOutsideTheTableAreKeptAsSentAndFlaggedWithTheReason) {
   ASSERT_TRUE(nan_ack);
   EXPECT_FALSE(nan_ack->usable);
 }
+
+// A board takes the lab's extensions only with capability bit 9: without it (older firmware
+// that lists them held at off, or a student's firmware), its set loses them, so the window
+// greys them and nothing sends them; gravity and the rest stay.
+TEST(WireParams, ExtensionsAreOnABoardOnlyWithItsCapability) {
+  const auto id = [](const char* n) { return flockscope::find_param(n)->id; };
+  const std::vector<proto::Param> set = {{id("visualRange"), proto::ParamValue::of_real(40)},
+                                         {id("gravity"), proto::ParamValue::of_real(0)},
+                                         {id("predator_mode"), proto::ParamValue::of_choice(0)},
+                                         {id("food_range"), proto::ParamValue::of_real(150)},
+                                         {id("perch_frames"), proto::ParamValue::of_int(0)}};
+  const auto without = flockscope::link::params_it_takes(set, proto::cap::kParamChange);
+  ASSERT_EQ(without.size(), 2u);
+  EXPECT_EQ(without[0].id, id("visualRange"));
+  EXPECT_EQ(without[1].id, id("gravity"));
+  EXPECT_EQ(flockscope::link::params_it_takes(set, proto::cap::kSurroundings).size(), 5u);
+  EXPECT_TRUE(flockscope::link::needs_surroundings(id("food_speed")));
+  EXPECT_FALSE(flockscope::link::needs_surroundings(id("gravity")));
+}

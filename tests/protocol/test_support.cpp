@@ -277,6 +277,18 @@ std::string to_json(const Message& m) {
       o.add("tx_dropped", std::uint64_t{m.stats.tx_dropped});
       o.add("flags", std::uint64_t{m.stats.flags});
       break;
+    case MsgType::kSurroundings: {
+      const Surroundings& s = m.surroundings;
+      o.add("frame", std::uint64_t{s.frame});
+      o.add("pos_shift", std::uint64_t{s.pos_shift});
+      o.add("food", list_json(s.food_count, s.food, [](const PointQ& q) {
+        return "[" + std::to_string(q.x) + "," + std::to_string(q.y) + "]";
+      }));
+      o.add("aims", list_json(s.aim_count, s.aims, [](const AimQ& a) {
+        return "[" + std::to_string(a.flags) + "," + std::to_string(a.x) + "," + std::to_string(a.y) + "]";
+      }));
+      break;
+    }
     case MsgType::kLog:
       o.add("level", std::uint64_t{static_cast<std::uint8_t>(m.log.level)});
       o.add("text", str(m.log.text, m.log.length));
@@ -320,7 +332,7 @@ BoidQ rboid(std::mt19937& r) {
 constexpr MsgType kAllTypes[] = {MsgType::kHello,      MsgType::kParamSet,  MsgType::kParamChange,
                                  MsgType::kAck,        MsgType::kCommand,   MsgType::kFlockState,
                                  MsgType::kPredators,  MsgType::kMetrics,   MsgType::kStats,
-                                 MsgType::kLog};
+                                 MsgType::kLog,        MsgType::kSurroundings};
 
 }  // namespace
 
@@ -393,6 +405,17 @@ Message random_message(std::mt19937& r, MsgType type) {
                  rnd<std::uint32_t>(r), rnd<std::uint32_t>(r), rnd<std::uint32_t>(r),
                  static_cast<std::uint8_t>(r() % 4)};
       break;
+    case MsgType::kSurroundings: {
+      Surroundings& s = m.surroundings;
+      s.frame = rnd<std::uint32_t>(r);
+      s.food_count = static_cast<std::uint8_t>(upto(r, kMaxFood));
+      s.aim_count = static_cast<std::uint8_t>(upto(r, kMaxPredators));
+      s.pos_shift = static_cast<std::uint8_t>(upto(r, 15));
+      for (std::size_t i = 0; i < s.food_count; ++i) s.food[i] = {rnd<std::int16_t>(r), rnd<std::int16_t>(r)};
+      for (std::size_t i = 0; i < s.aim_count; ++i)
+        s.aims[i] = {static_cast<std::uint8_t>(r() & 1), rnd<std::int16_t>(r), rnd<std::int16_t>(r)};
+      break;
+    }
     case MsgType::kLog:
       m.log.level = static_cast<LogLevel>(r() % 5);
       m.log.length = static_cast<std::uint16_t>(upto(r, kMaxLogText));

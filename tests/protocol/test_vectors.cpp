@@ -63,7 +63,8 @@ TEST(ProtocolVectors, EveryMessageTypeHasAVector) {
   std::set<MsgType> seen;
   for (const auto& g : ptest::good_vectors()) seen.insert(g.msg.type);
   for (MsgType t : {MsgType::kHello, MsgType::kParamSet, MsgType::kParamChange, MsgType::kAck, MsgType::kCommand,
-                    MsgType::kFlockState, MsgType::kPredators, MsgType::kMetrics, MsgType::kStats, MsgType::kLog})
+                    MsgType::kFlockState, MsgType::kPredators, MsgType::kMetrics, MsgType::kStats, MsgType::kLog,
+                    MsgType::kSurroundings})
     EXPECT_TRUE(seen.count(t)) << to_string(t);
 }
 

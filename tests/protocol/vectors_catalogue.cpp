@@ -208,6 +208,22 @@ std::vector<GoodVector> good_vectors() {
   nopred.predators = {43, 0, 4, 8, {}};
   v.push_back({"predators_none", "predators of frame 43: none (predators off)", nopred});
 
+  Message sur = base(MsgType::kSurroundings, 24);
+  sur.surroundings.frame = 42;
+  sur.surroundings.food_count = 2;
+  sur.surroundings.aim_count = 2;
+  sur.surroundings.pos_shift = 4;
+  sur.surroundings.food[0] = {2400, 1600};
+  sur.surroundings.food[1] = {8000, 6720};
+  sur.surroundings.aims[0] = {kAimActive, 5120, 3840};
+  sur.surroundings.aims[1] = {0, 0, 0};
+  v.push_back({"surroundings", "surroundings of frame 42: food at (150, 100) and (500, 420); the first "
+                               "predator aims at (320, 240), the second sees no boid",
+               sur});
+  Message nosur = base(MsgType::kSurroundings, 25);
+  nosur.surroundings = {43, 0, 0, 4, {}, {}};
+  v.push_back({"surroundings_none", "surroundings of frame 43: no food, no predators", nosur});
+
   Message met = base(MsgType::kMetrics, 15);
   met.metrics = {42, 37.5f, 320.25f, 240.5f, 0.875f, 4.5f, 2000};
   v.push_back({"metrics", "metrics of frame 42: diameter 37.5 px, centroid (320.25, 240.5), polarisation "

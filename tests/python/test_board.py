@@ -56,6 +56,14 @@ class VirtualBoard(unittest.TestCase, BoardChecks):
             frames = list(b.frames(seconds=0.5))
             self.assertGreater(len(frames), 5)  # 30 fps
 
+    def test_food_and_aims_of_the_lab_extensions(self):
+        with virtual_board("--boids", 300, "--preset", "cornell-final-project") as vb, fs.Board(vb.link) as b:
+            f = list(b.frames(count=3, timeout=self.frame_timeout))[-1]
+            self.assertEqual(f.food.shape, (2, 2))
+            self.assertEqual(f.aims.shape, (1, 3))
+            self.assertTrue(np.all((f.food >= 0) & (f.food <= [640, 480])))
+            self.assertFalse(np.isnan(f.metrics["food_distance"]))
+
     def test_missing_port_is_file_not_found_naming_it(self):
         with self.assertRaises(FileNotFoundError) as e:
             fs.Board("/dev/no-such-board")

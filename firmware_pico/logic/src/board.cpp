@@ -13,7 +13,7 @@ Board::Board(const BoardConfig& config, const FlockBuffers& buffers)
   using namespace protocol::cap;
   link_.set_identity({cfg_.role, kSwMajor, kSwMinor, kSwPatch, flock_.capacity(),
                       kFlockState | kPredators | kScoutGroups | kMetrics | kStats | kLog | kParamChange | kParamSet |
-                          kCommands,
+                          kCommands | kSurroundings,
                       cfg_.name});
   params_.force(pid::seed, double(config.seed));
   params_.force(pid::boids, double(config.boids));
@@ -163,6 +163,22 @@ void Board::write_frame_tail() {
       p.predators[i] = {quantise_fix(q.x, 4), quantise_fix(q.y, 4), quantise_fix(q.vx, 8), quantise_fix(q.vy, 8)};
     }
     link_.send(m);
+    // The lab's extensions: the food sources and each predator's aim, every frame (empty
+    // lists when they are off, so that the app drops what it showed).
+    protocol::Message& e = link_.begin_message(MsgType::kSurroundings);
+    e.surroundings = protocol::Surroundings{};
+    auto& s = e.surroundings;
+    s.frame = frame;
+    s.food_count = std::uint8_t(flock_.food_count());
+    s.aim_count = std::uint8_t(flock_.predator_count());
+    s.pos_shift = 4;
+    for (std::uint32_t i = 0; i < s.food_count; ++i)
+      s.food[i] = {quantise_fix(flock_.food(i).x, 4), quantise_fix(flock_.food(i).y, 4)};
+    for (std::uint32_t i = 0; i < s.aim_count; ++i) {
+      const BoardAim& a = flock_.aim(i);
+      s.aims[i] = {std::uint8_t(a.active ? protocol::kAimActive : 0), quantise_fix(a.x, 4), quantise_fix(a.y, 4)};
+    }
+    link_.send(e);
   }
   if (std::uint32_t sample = 0; metrics_wanted(sample)) {
     const FlockMetrics fm = metrics_source_ ? metrics_source_(flock_, sample) : flock_.metrics(sample);

@@ -69,6 +69,31 @@ void BoardFlock::configure(const ParamStore& p) {
   c.separation = v(pid::separation) != 0;
   c.dynamic_bias = v(pid::dynamicbias) != 0;
   c.gravity = fix(v(pid::gravity));
+  // The lab's extensions (seed 001). Food's range is at most 181 px on the board, so that
+  // its square fits Q16.16 (board_params.cpp; the sum of two squares saturates).
+  hunt_ = std::uint32_t(v(pid::predator_mode));
+  vision_raw_ = fix(v(pid::predator_vision)).raw;
+  vision2_ = std::uint64_t(vision_raw_) * std::uint64_t(vision_raw_);
+  steer_ = fix(v(pid::predator_steer));
+  const double fr = v(pid::food_range);
+  c.food_range = fix(fr);
+  c.food_range2 = fix(fr * fr);
+  c.food_factor = fix(v(pid::food_factor));
+  food_speed_ = fix(v(pid::food_speed));
+  const auto food = std::uint32_t(v(pid::food));
+  n_food_ = food < kMaxFood ? food : kMaxFood;
+  const bool perch_on = v(pid::perch_frames) > 0 && buf_.perch != nullptr;
+  c.perch_frames = perch_on ? std::int32_t(v(pid::perch_frames)) : 0;
+  const double perch_y = v(pid::perch_y);
+  c.perch_y = fix(perch_y);
+  c.perch_top = fix(perch_y - v(pid::perch_range));
+  c.perch_x0 = fix(v(pid::perch_x0));
+  c.perch_x1 = fix(v(pid::perch_x1));
+  // Perching switched on: every boid starts free (core's prepare_perching).
+  if (perch_on && !perch_on_)
+    for (std::uint32_t id = 0; id < buf_.capacity; ++id) buf_.perch[id] = 0;
+  perch_on_ = perch_on;
+  ext_ = n_food_ != 0 || perch_on_;
   c_ = c;
   // The neighbour test in Q23.9: the box half-width and the squared ranges (exact squares
   // of the Q23.9 ranges, units of 2^-18 px^2).
@@ -135,12 +160,13 @@ void BoardFlock::configure(const ParamStore& p) {
   // The rules' fast path (flockscope_rules) takes each product by a weight in [0, 1) in two
   // 32-bit multiplies, moves by v * 1 and squares a predator's offset below 128 px exactly:
   // the paths fix's operators take for such values, so it gives update_boid's bits. It has
-  // the seeds' rules only: with gravity on, every boid takes the general path.
+  // the seeds' rules only: with gravity, food or perching on, every boid takes the general
+  // path. Hunting predators change only the predators' step (end_step), not the boids' rules.
   const auto weight = [](fix w) { return w.raw >= 0 && w.raw < 65536; };
   const auto below128 = [](fix speed) { return speed.raw >= 0 && speed.raw < (1 << 23); };
   rules_fast_ = !general_rules_only_ && weight(c.centering) && weight(c.matching) && weight(c.avoid) &&
                 c.dt == fix(1) && c.predator_range.raw <= (1 << 23) && below128(c.minspeed) && below128(c.maxspeed) &&
-                c.gravity == fix(0);
+                c.gravity == fix(0) && !ext_;
 }
 
 void BoardFlock::spawn_one(std::uint32_t slot, std::uint32_t id) {
@@ -156,6 +182,7 @@ void BoardFlock::spawn_one(std::uint32_t slot, std::uint32_t id) {
   buf_.vy[slot] = fix(double(float(vy)));
   buf_.id[slot] = std::uint16_t(id);
   if (id < buf_.bias_capacity) buf_.bias[id] = biasval_;
+  if (perch_on_) buf_.perch[id] = 0;
 }
 
 void BoardFlock::reset(const ParamStore& p, std::uint64_t seed, std::uint32_t n) {
@@ -163,6 +190,8 @@ void BoardFlock::reset(const ParamStore& p, std::uint64_t seed, std::uint32_t n)
   scouts1_ = std::uint32_t(p.active(pid::scouts1));
   scouts2_ = std::uint32_t(p.active(pid::scouts2));
   rng_ = Pcg32(seed);
+  if (perch_on_)  // every boid starts free
+    for (std::uint32_t id = 0; id < buf_.capacity; ++id) buf_.perch[id] = 0;
   n_ = 0;
   frame_ = 0;
   set_count(n);
@@ -177,6 +206,9 @@ void BoardFlock::reset(const ParamStore& p, std::uint64_t seed, std::uint32_t n)
     random_velocity(prng, minspeed_, maxspeed_, vx, vy);
     pred_[i] = {fix(double(float(x))), fix(double(float(y))), fix(double(float(vx))), fix(double(float(vy)))};
   }
+  for (auto& a : aim_) a = BoardAim{};
+  seed_ = seed;
+  spawn_food(seed);
 }
 
 void BoardFlock::set_count(std::uint32_t n) {
@@ -201,6 +233,7 @@ void BoardFlock::set_boid(std::uint32_t id, fix x, fix y, fix vx, fix vy) {
   buf_.x[id] = x, buf_.y[id] = y, buf_.vx[id] = vx, buf_.vy[id] = vy;
   buf_.id[id] = std::uint16_t(id);
   if (id < buf_.bias_capacity) buf_.bias[id] = biasval_;
+  if (perch_on_) buf_.perch[id] = 0;
 }
 
 std::uint8_t BoardFlock::group(std::uint32_t k) const {
@@ -232,6 +265,18 @@ std::uint64_t BoardFlock::state_hash() const {
     h.add_u32(std::uint32_t(p.x.raw)), h.add_u32(std::uint32_t(p.y.raw));
     h.add_u32(std::uint32_t(p.vx.raw)), h.add_u32(std::uint32_t(p.vy.raw));
   }
+  // The extensions' state, where there is some (so a flock without them hashes as before).
+  for (std::uint32_t q = 0; q < n_food_; ++q) {
+    const BoardFood& f = food_[q];
+    h.add_u32(std::uint32_t(f.x.raw)), h.add_u32(std::uint32_t(f.y.raw));
+    h.add_u32(std::uint32_t(f.vx.raw)), h.add_u32(std::uint32_t(f.vy.raw));
+  }
+  for (std::uint32_t q = 0; q < n_pred_; ++q) {
+    const BoardAim& a = aim_[q];
+    if (!a.active) continue;
+    h.add_u32(std::uint32_t(a.target)), h.add_u32(std::uint32_t(a.x.raw)), h.add_u32(std::uint32_t(a.y.raw));
+  }
+  for (std::uint32_t id = 0; perch_on_ && id < n_; ++id) h.add_u32(std::uint32_t(std::int32_t(buf_.perch[id])));
   return h.h;
 }
 

@@ -1,5 +1,7 @@
 #include "flockscope/board/board_params.hpp"
 
+#include "flockscope/board/board_flock.hpp"
+
 namespace flockscope::board {
 
 using protocol::ParamType;
@@ -62,12 +64,18 @@ void ParamStore::board_range(const ParamInfo& p, double& lo, double& hi, bool& r
     case pid::rules:
     case pid::report_divisor:
     case pid::update:
-    case pid::bias_target:
-    // The lab's extensions that keep state per boid or per predator are the desktop engine's
-    // only: the board holds them at off.
-    case pid::predator_mode:
-    case pid::perch_frames:
-    case pid::food: read_only = true; break;
+    case pid::bias_target: read_only = true; break;
+    // The lab's extensions: a perching timer is 16 bits a boid; food's range keeps its square
+    // within Q16.16 (181^2 < 2^15); positions within Q16.16.
+    case pid::perch_frames: tighten(0, 32767); break;
+    case pid::perch_y:
+    case pid::perch_x0:
+    case pid::perch_x1:
+    case pid::perch_range: tighten(-16384, 16384); break;
+    case pid::food: tighten(0, double(kMaxFood)); break;
+    case pid::food_range: tighten(0, 181); break;
+    case pid::food_speed: tighten(0, 64); break;
+    case pid::predator_vision: tighten(0, 16384); break;
     case pid::visualRange:
     case pid::protectedRange:
     case pid::predatorRange: tighten(0, 127); break;

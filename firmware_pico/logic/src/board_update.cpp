@@ -3,8 +3,9 @@
 // slots and hands each cell's boids to the fast path (flockscope_update_run: the fast scan
 // and the rules' fast path, Thumb-1 on the RP2040) or, where its conditions do not hold,
 // scans them here (the edge and general scans) and applies the general rules
-// (update_boid). Also the scan jobs and their runs (make_job, make_runs, trim_runs), the
-// C++ fast scan (the host's flockscope_scan_neighbours) and update run, and the checks of
+// (update_boid; with food or perching on, update_boid<true> in the cell walk's own instance
+// update_cells<true>). Also the scan jobs and their runs (make_job, make_runs, trim_runs),
+// the C++ fast scan (the host's flockscope_scan_neighbours) and update run, and the checks of
 // the assembly against the C++ (check_scan, check_rules). The rules' fast path in C++ is
 // board_rules_fast.cpp.
 //
@@ -315,7 +316,17 @@ std::uint32_t BoardFlock::check_scan() const {
 }
 
 // ---- update
+// Food and perching take their own instance of the cell walk (update_cells<true>), so that
+// the parameter sets without them run the code they ran before those extensions existed.
 void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
+  if (ext_)
+    update_cells<true>(begin, end);
+  else
+    update_cells<false>(begin, end);
+}
+
+template <bool Ext>
+[[gnu::noinline]] void BoardFlock::update_cells(std::uint32_t begin, std::uint32_t end) {
   if (end > n_) end = n_;
   const NearBoid* near = buf_.near;
   std::uint32_t (*const clock)() = clock_;
@@ -377,7 +388,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
       k = flockscope_update_run(&run, k, stop);
       if (k == stop) continue;  // the cell done
       if (run.code != kRunScout) {  // scanned; the rules stopped
-        if (!finish_fast(k, run.code, rules)) update_boid(k, job.x, job.y, job.s, rules);
+        if (!finish_fast(k, run.code, rules)) update_boid<Ext>(k, job.x, job.y, job.s, rules);
         ++k;
         continue;
       }
@@ -395,7 +406,7 @@ void BoardFlock::update(std::uint32_t begin, std::uint32_t end) {
       scan_general(job, near + k, range9_, visual2_, protected2_);
     }
     if (clock) scan_cycles += (clock() - t0) & 0xFFFFFFu;
-    if (!update_fast(k, job, rules)) update_boid(k, job.x, job.y, job.s, rules);
+    if (!update_fast(k, job, rules)) update_boid<Ext>(k, job.x, job.y, job.s, rules);
     ++k;
   }
   scan_cycles_ += scan_cycles + run.scan_cycles;
@@ -458,13 +469,14 @@ std::uint32_t BoardFlock::check_rules(std::uint32_t* checked) {
     if (!update_fast(k, job, rules)) continue;  // (scouts, kRulesOff: the general rules anyway)
     if (checked) ++*checked;
     take(fast);
-    update_boid(k, job.x, job.y, job.s, rules);
+    update_boid<false>(k, job.x, job.y, job.s, rules);
     take(general);
     differ += fast[0] != general[0] || fast[1] != general[1] || fast[2] != general[2] || fast[3] != general[3];
   }
   return differ;
 }
 
+template <bool Ext>
 [[gnu::always_inline]] inline void BoardFlock::update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9,
                                                            const NeighbourSums& sums, const RulesJob& rj) {
   const rules::CornellCoeffs<fix>& c = c_;
@@ -497,12 +509,17 @@ std::uint32_t BoardFlock::check_rules(std::uint32_t* checked) {
   };
   s.close_dx = q9_to_fix(sums.sep_x);
   s.close_dy = q9_to_fix(sums.sep_y);
-  const rules::Surroundings<BoardPredator> world{pred_, npred};
   const std::uint32_t id = buf_.id[k];
+  rules::Surroundings<BoardPredator, BoardFood> world{pred_, npred};
   rules::BoidExtras<fix> extras;
   extras.group = id < scout_end ? (id < scouts1_ ? 1 : 2) : 0;
   extras.stored_bias = extras.group != 0 ? buf_.bias + id : nullptr;
   extras.static_bias = biasval_;
+  std::int32_t perch = 0;  // the boid's timer, widened for the rule (stored in 16 bits)
+  if constexpr (Ext) {
+    world.food = food_, world.food_count = n_food_;
+    if (perch_on_) perch = buf_.perch[id], extras.perch = &perch;
+  }
   const Boid<fix> nb = rules::cornell_update(self, s, world, extras, c, [&](fix& vx, fix& vy) {
     // A guard against absurd parameter mixes: components beyond 100 px/frame would make
     // the squared speed overflow Q16.16.
@@ -520,19 +537,27 @@ std::uint32_t BoardFlock::check_rules(std::uint32_t* checked) {
   buf_.y[k] = nb.y;
   buf_.vx[k] = nb.vx;
   buf_.vy[k] = nb.vy;
+  if constexpr (Ext) {
+    if (perch_on_) buf_.perch[id] = std::int16_t(perch);
+  }
 }
 
 // ---- predators
 void BoardFlock::end_step() {
-  // Predators move like boids that only turn at the margins (seeds 001/004).
+  // Predators move like boids that only turn at the margins (seeds 001/004); a centroid or
+  // chase predator also steers toward its aim (seed 001's smarter predator), found from the
+  // boids' new positions as core's Flock::step_predators does.
+  if (hunt_ != 0) find_aims();
   for (std::uint32_t i = 0; i < n_pred_; ++i) {
     BoardPredator& p = pred_[i];
     const fix ovx = p.vx, ovy = p.vy;
+    if (hunt_ != 0) hunt(i);
     rules::cornell_edges(p.x, p.y, p.vx, p.vy, c_);
     rules::limit_speed(p.vx, p.vy, c_.minspeed, c_.maxspeed, ovx, ovy);
     p.x += p.vx * c_.dt;
     p.y += p.vy * c_.dt;
   }
+  if (n_food_ != 0) step_food();
   ++frame_;
 }
 

@@ -86,6 +86,35 @@ void draw_flock(Framebuffer& fb, const BoardFlock& flock) {
     fb.dot2(round_q9(flock.x(k).raw) >> 9, round_q9(flock.y(k).raw) >> 9);
   }
   draw_predators(fb, flock);
+  draw_extensions(fb, flock);
+}
+
+void draw_extensions(Framebuffer& fb, const BoardFlock& flock) {
+  // The ledge: 2 rows from perch_y + 2 on (a boid resting at perch_y is a 2x2 dot from
+  // perch_y, so it sits on the line), from perch_x0 to perch_x1, clipped, a word at a time.
+  if (flock.perching()) {
+    int x0 = flock.perch_x0().raw >> 16, x1 = flock.perch_x1().raw >> 16;
+    const int y = (flock.perch_y().raw >> 16) + 2;
+    x0 = x0 < 0 ? 0 : x0;
+    x1 = x1 > kFbWidth - 1 ? kFbWidth - 1 : x1;
+    for (int row = y; row < y + 2 && x0 <= x1; ++row) {
+      if (unsigned(row) >= unsigned(kFbHeight)) continue;
+      std::uint32_t* w = fb.words() + row * kFbWordsPerRow;
+      for (int x = x0; x <= x1;) {
+        const int bit = x & 31, last = (x | 31) < x1 ? 31 : x1 & 31;
+        const std::uint32_t m = (last == 31 ? ~0u : (2u << last) - 1) & ~((1u << bit) - 1);
+        w[x >> 5] |= m;
+        x = (x | 31) + 1;
+      }
+    }
+  }
+  // Food sources: 5x5 discs (a square without its corners).
+  for (std::uint32_t i = 0; i < flock.food_count(); ++i) {
+    const int x = flock.food(i).x.raw >> 16, y = flock.food(i).y.raw >> 16;
+    for (int dy = -2; dy <= 2; ++dy)
+      for (int dx = -2; dx <= 2; ++dx)
+        if (!((dx == -2 || dx == 2) && (dy == -2 || dy == 2))) fb.set(x + dx, y + dy);
+  }
 }
 
 void draw_predators(Framebuffer& fb, const BoardFlock& flock) {

@@ -36,6 +36,12 @@ inline float round_of(float v) { return std::round(v); }
 inline double round_of(double v) { return std::round(v); }
 inline float div_count(float v, int n) { return v / static_cast<float>(n); }
 inline double div_count(double v, int n) { return v / static_cast<double>(n); }
+// a^2 + b^2 of one boid's food test; a fixed-point type brings its own (found by ADL), which
+// saturates where the sum would leave its range.
+template <class S>
+inline S sum_of_squares(S a, S b) {
+  return a * a + b * b;
+}
 
 // ---------------------------------------------------------------- Cornell rules
 // The sums over one boid's neighbours (C = int), or over each lane's (C = S: whole-number
@@ -316,7 +322,7 @@ template <class S, class C, class T, class P, class F>
         best_d2 = d2 < best_d2 ? d2 : best_d2;
       } else {
         if (!(abs_of(dx) < c.food_range && abs_of(dy) < c.food_range)) continue;
-        const S d2 = dx * dx + dy * dy;
+        const S d2 = sum_of_squares(dx, dy);
         if (d2 < best_d2) best_d2 = d2, best_dx = dx, best_dy = dy;
       }
     }

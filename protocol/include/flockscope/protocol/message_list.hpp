@@ -24,4 +24,5 @@
   X(kPredators, Predators, 0x11, predators, "predators", 7)             \
   X(kMetrics, BoardMetrics, 0x12, metrics, "metrics", 28)               \
   X(kStats, Stats, 0x13, stats, "stats", 29)                            \
+  X(kSurroundings, Surroundings, 0x14, surroundings, "surroundings", 7) \
   X(kLog, Log, 0x20, log, "log", 1)

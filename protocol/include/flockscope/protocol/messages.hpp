@@ -35,6 +35,7 @@ inline constexpr std::size_t kMaxNameLen = 32;          // hello board/app name
 inline constexpr std::size_t kMaxParamsPerFrame = 64;   // parameter set chunk
 inline constexpr std::size_t kMaxBoidsPerChunk = 120;   // flock state chunk (1007-byte payload)
 inline constexpr std::size_t kMaxPredators = 16;
+inline constexpr std::size_t kMaxFood = 16;
 inline constexpr std::size_t kMaxLogText = 255;
 
 // ---- enums ------------------------------------------------------------------
@@ -73,6 +74,11 @@ inline constexpr std::uint32_t kLog = 1u << 5;
 inline constexpr std::uint32_t kParamChange = 1u << 6;
 inline constexpr std::uint32_t kParamSet = 1u << 7;
 inline constexpr std::uint32_t kCommands = 1u << 8;
+// Board: runs the lab's extensions with state of their own (takes predator_mode,
+// predator_vision, predator_steer, the perch_* and food* parameters) and sends
+// `surroundings`. App: consumes `surroundings`. A board without it lacks those extensions,
+// whatever its parameter set lists.
+inline constexpr std::uint32_t kSurroundings = 1u << 9;
 }  // namespace cap
 
 // A parameter value is a type tag plus 8 bytes, so a receiver can decode it without
@@ -213,6 +219,24 @@ struct Predators {
   std::uint8_t pos_shift;
   std::uint8_t vel_shift;
   BoidQ predators[kMaxPredators];
+};
+
+// A frame's food sources and each predator's aim (the lab's extensions).
+struct PointQ {
+  std::int16_t x, y;
+};
+inline constexpr std::uint8_t kAimActive = 0x01;  // AimQ::flags: the predator steers toward (x, y)
+struct AimQ {
+  std::uint8_t flags;  // kAimActive, or 0: a random predator, or one that sees no boid
+  std::int16_t x, y;
+};
+struct Surroundings {
+  std::uint32_t frame;
+  std::uint8_t food_count;  // 0..kMaxFood
+  std::uint8_t aim_count;   // 0..kMaxPredators
+  std::uint8_t pos_shift;   // 0..15, as the flock state's
+  PointQ food[kMaxFood];
+  AimQ aims[kMaxPredators];
 };
 
 // The sender's own metrics of a frame (the metrics message). Named apart from core's

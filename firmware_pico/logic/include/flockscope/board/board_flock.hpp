@@ -63,6 +63,9 @@ struct FlockBuffers {
   std::uint16_t* cell_start; // max_cells + 1 entries
   fix* bias;                 // per scout id, bias_capacity entries
   std::uint32_t capacity, max_cells, bias_capacity;
+  // Per boid id, capacity entries: its perching timer (rules::perch_rest; frames of rest
+  // left, or before it may land again). Null: the board does not perch (perch_frames stays 0).
+  std::int16_t* perch = nullptr;
 };
 // Bytes of FlockBuffers per boid of capacity (the RAM budget in the README).
 inline constexpr std::size_t kBytesPerBoid = 4 * sizeof(fix) + sizeof(NearBoid) + 3 * sizeof(std::uint16_t);
@@ -216,6 +219,18 @@ struct BoardPredator {
   fix x, y, vx, vy;
 };
 inline constexpr std::uint32_t kMaxPredators = 16;
+// What a centroid or chase predator steers toward this frame (core's PredatorAim): the
+// centre of the boids it sees, or the boid it chases (target: its id; -1 none).
+struct BoardAim {
+  bool active = false;
+  fix x, y;
+  std::int32_t target = -1;
+};
+// A moving food source (core's FoodSource).
+struct BoardFood {
+  fix x, y, vx, vy;
+};
+inline constexpr std::uint32_t kMaxFood = 16;
 
 struct FlockMetrics {
   float diameter, centroid_x, centroid_y, polarisation, mean_speed;
@@ -279,6 +294,21 @@ class BoardFlock {
   std::uint32_t predator_count() const { return predators_on_ ? n_pred_ : 0; }
   const BoardPredator& predator(std::uint32_t i) const { return pred_[i]; }
   void set_predator(std::uint32_t i, const BoardPredator& p) { pred_[i] = p; }
+  // Predator i's aim after the last step (inactive for random predators, or when it sees
+  // no boid).
+  const BoardAim& aim(std::uint32_t i) const { return aim_[i]; }
+  // The food sources (their number is the food parameter as of the last reset).
+  std::uint32_t food_count() const { return n_food_; }
+  const BoardFood& food(std::uint32_t i) const { return food_[i]; }
+  void set_food(std::uint32_t i, const BoardFood& f) { food_[i] = f; }
+  // Whether boids perch (perch_frames > 0 and perching storage), and boid id's timer.
+  bool perching() const { return perch_on_; }
+  fix perch_y() const { return c_.perch_y; }  // the ledge
+  fix perch_x0() const { return c_.perch_x0; }
+  fix perch_x1() const { return c_.perch_x1; }
+  std::int32_t perch_timer(std::uint32_t id) const { return perch_on_ ? buf_.perch[id] : 0; }
+  // How many boids rest on the ledge now.
+  std::uint32_t perched() const;
 
   // State after the last step, in storage order (id(k) is slot k's boid).
   fix x(std::uint32_t k) const { return buf_.x[k]; }
@@ -325,7 +355,8 @@ class BoardFlock {
   // Every run's entry for the Thumb-1 scan (scan_entry()), and the end's after them.
   static void set_scan_entries(ScanJob& job);
   // Whether the rules' fast path is in use (configure(): weights in [0, 1), dt 1, predator
-  // range below 128 px, no gravity). The stats message says which path a frame took.
+  // range below 128 px, no gravity, no food, no perching; hunting predators leave the boids'
+  // rules as they are). The stats message says which path a frame took.
   bool rules_fast() const { return rules_fast_; }
   // After begin_step(): slot k's neighbour sums as update() will use them (tests: the grid
   // against all pairs). Returns whether the fast scan made them.
@@ -381,8 +412,13 @@ class BoardFlock {
   // The rules' constants (RulesJob: the fast path's layout; the general rules read its
   // npred, scout_end, min2 and max2 besides c_), taken once per update() call.
   RulesJob rules_job();
+  // update() with the extensions that keep state per boid or per source (Ext: food,
+  // perching) or without them (the path every parameter set without them takes).
+  template <bool Ext>
+  void update_cells(std::uint32_t begin, std::uint32_t end);
   // The rules for slot k (x9, y9: its Q23.9 snapshot position) from its neighbour sums:
   // writes its next state.
+  template <bool Ext>
   void update_boid(std::uint32_t k, std::int32_t x9, std::int32_t y9, const NeighbourSums& s, const RulesJob& rj);
   // Slot k through the fast path when it applies (not a scout, rules_fast_): true when it
   // was updated there (kRulesLimit's speed limit and move included).
@@ -390,6 +426,12 @@ class BoardFlock {
   // After flockscope_rules returned `code` for slot k: true when slot k is updated (with
   // kRulesLimit, by the speed limit and the move here), false for kRulesOff.
   bool finish_fast(std::uint32_t k, std::uint32_t code, const RulesJob& rules);
+  // end_step()'s extensions (board_extensions.cpp): each hunting predator's aim, the food
+  // sources' move.
+  void find_aims();
+  void hunt(std::uint32_t i);
+  void step_food();
+  void spawn_food(std::uint64_t seed);
   FlockBuffers buf_;
   std::uint32_t n_ = 0;
   std::uint32_t frame_ = 0;
@@ -416,6 +458,18 @@ class BoardFlock {
   bool rules_fast_ = false;  // flockscope_rules' conditions hold (configure())
   BoardPredator pred_[kMaxPredators] = {};
   std::uint32_t n_pred_ = 0;
+  // The lab's extensions (seed 001): hunting predators, food, perching.
+  BoardAim aim_[kMaxPredators] = {};
+  std::uint32_t hunt_ = 0;                   // predator_mode: 0 random, 1 centroid, 2 chase
+  std::int64_t vision_raw_ = 0;              // predator_vision in Q16.16, and its square
+  std::uint64_t vision2_ = 0;
+  fix steer_{};                              // predator_steer
+  BoardFood food_[kMaxFood] = {};
+  std::uint32_t n_food_ = 0;
+  fix food_speed_{};
+  std::uint64_t seed_ = 1;                   // the last reset's (the food's wander draws)
+  bool perch_on_ = false;
+  bool ext_ = false;                         // food or perching: update_cells<true>
   bool predators_on_ = true;
   bool general_only_ = false;
   bool general_rules_only_ = false;

@@ -73,10 +73,14 @@ class Framebuffer {
   std::uint32_t* w_;
 };
 
-// Boids as 2x2 dots, predators as 7x7 crosses, and the status line at the top
+// Boids as 2x2 dots, predators as 7x7 crosses, the ledge and the food sources, and the status line at the top
 // ("N 2000 FPS 30.0 T 125"): the lab's boid count, frame rate and elapsed seconds.
 void draw_flock(Framebuffer& fb, const BoardFlock& flock);
 void draw_predators(Framebuffer& fb, const BoardFlock& flock);  // draw_flock()'s crosses
+// draw_flock()'s lab extensions (seed 001: "draw a background ... a simple ledge"): the
+// ledge while boids perch (a 2-pixel line under perch_y from perch_x0 to perch_x1) and each
+// food source as a 5x5 disc.
+void draw_extensions(Framebuffer& fb, const BoardFlock& flock);
 // The boids' dots of draw_flock() (no predators) in the rows [y0, y1) only: the bands of
 // a split of the screen together draw what draw_flock() draws (one band per core).
 void draw_boids_rows(Framebuffer& fb, const BoardFlock& flock, int y0, int y1);

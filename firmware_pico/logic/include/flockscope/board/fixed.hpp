@@ -11,7 +11,8 @@
 //          makes the scan's Q23.9 snapshot.
 //
 // fix satisfies what rules.hpp asks of a scalar S: + - * /, comparisons, construction from
-// int (and, explicitly, from double), and ADL-found sqrt, abs_of, div_count, round_of.
+// int (and, explicitly, from double), and ADL-found sqrt, abs_of, div_count, round_of
+// (and sum_of_squares, saturated: the food test's distance).
 // Additions wrap (done in uint32: no undefined behaviour); nothing here allocates, throws
 // or calls the OS, so it builds for the RP2040 and the host alike (div_s32 and divmod_u32,
 // the 32-bit divisions, use the RP2040's hardware divider there and C's operators here and
@@ -220,6 +221,10 @@ struct basic_fixed {
 
   // ---- the scalar helpers rules.hpp finds by argument-dependent lookup
   friend constexpr basic_fixed abs_of(basic_fixed a) { return a.raw < 0 ? -a : a; }
+  // a^2 + b^2 saturated (the food test's distance: a source up to 181 px away on each axis).
+  friend constexpr basic_fixed sum_of_squares(basic_fixed a, basic_fixed b) {
+    return from_raw(saturate(std::int64_t((a * a).raw) + std::int64_t((b * b).raw)));
+  }
   friend constexpr basic_fixed div_count(basic_fixed a, int n) { return n == 0 ? a : from_raw(a.raw / n); }
   friend constexpr basic_fixed round_of(basic_fixed a) {
     const std::int32_t half = kOne / 2;
