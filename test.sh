@@ -17,7 +17,8 @@
 #   tsan      ThreadSanitizer build of the threaded parts (the link's worker, the window's
 #             Explore workers, the sweeps' threads); their quick tier
 #   fuzz      the protocol decoder, the board sides' receive paths and the readers of the
-#             user's files (presets, state files, recordings, a resumed sweep's runs) under
+#             user's files (presets, state files, recordings, a resumed sweep's runs, Explore
+#             setups) under
 #             libFuzzer, for FUZZ_SECONDS in all (default 60; scripts/fuzz.sh)
 # Each stage's time is printed at the end, with one "N passed, 0 failed" line over the
 # ctest runs.
