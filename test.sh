@@ -17,8 +17,9 @@
 #   tsan      ThreadSanitizer build of the threaded parts (the link's worker, the window's
 #             Explore workers, the sweeps' threads); their quick tier
 #   fuzz      the protocol decoder, the board sides' receive paths and the readers of the
-#             user's files (presets, state files, recordings, a resumed sweep's runs) under
-#             libFuzzer, for FUZZ_SECONDS in all (default 60; scripts/fuzz.sh)
+#             user's files (presets, state files, recordings, a resumed sweep's runs,
+#             Explore setups) under libFuzzer, for FUZZ_SECONDS in all (default 60;
+#             scripts/fuzz.sh)
 # Each stage's time is printed at the end, with one "N passed, 0 failed" line over the
 # ctest runs.
 set -euo pipefail
@@ -31,7 +32,7 @@ for arg in "$@"; do
   case "$arg" in
     quick) quick=1 ;;
     firmware|release|asan|tsan|fuzz) stages+=("$arg") ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^# ctest runs/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "test.sh: unknown stage '$arg' (quick, ${all_stages[*]})" >&2; exit 2 ;;
   esac
 done

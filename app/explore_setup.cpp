@@ -250,16 +250,19 @@ ExploreSetup setup_from_json(const json& j, const std::string& origin) {
 void save_setup(const ExploreSetup& s, const std::filesystem::path& file) { write_text_file(file, setup_to_json(s).dump(2) + "\n"); }
 
 ExploreSetup load_setup(const std::filesystem::path& file) {
-  const std::string text = read_input_file(file, kMaxPresetBytes);
+  return parse_setup(read_input_file(file, kMaxPresetBytes), file.string());
+}
+
+ExploreSetup parse_setup(std::string_view text, const std::string& origin) {
   json j;
   try {
     j = json::parse(text);
   } catch (const json::exception& e) {
     std::string why = e.what();
     if (const auto at = why.find("] "); at != std::string::npos) why = why.substr(at + 2);
-    throw InputError(file.string() + ": not valid JSON (" + why + ")");
+    throw InputError(origin + ": not valid JSON (" + why + ")");
   }
-  return setup_from_json(j, file.string());
+  return setup_from_json(j, origin);
 }
 
 }  // namespace flockscope::cli

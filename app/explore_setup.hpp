@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -61,5 +62,7 @@ nlohmann::json setup_to_json(const ExploreSetup& s);
 ExploreSetup setup_from_json(const nlohmann::json& j, const std::string& origin);
 void save_setup(const ExploreSetup& s, const std::filesystem::path& file);
 ExploreSetup load_setup(const std::filesystem::path& file);
+// The same from a setup file's text; `origin` names it in messages.
+ExploreSetup parse_setup(std::string_view text, const std::string& origin);
 
 }  // namespace flockscope::cli

@@ -7,6 +7,7 @@
 #   state_csv      a state file (--init)
 #   recording      a recording (--replay, replay)
 #   sweep_rows     a sweep's runs file being resumed
+#   explore_setup  an Explore setup (the window's Load setup, sweep --setup)
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET ...]   # default 60 s, shared by every target
 #
@@ -26,14 +27,14 @@ case "$seconds" in
 esac
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(decoder board_receive link_receive preset state_csv recording sweep_rows)
+[ ${#targets[@]} -eq 0 ] && targets=(decoder board_receive link_receive preset state_csv recording sweep_rows explore_setup)
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FLOCKSCOPE_FUZZ_BUILD:-$root/build-fuzz}"
 corpus_of() {
   case "$1" in
-    decoder|board_receive|link_receive|preset|state_csv|recording|sweep_rows) echo "$root/tests/fuzz/corpus/$1" ;;
-    *) echo "fuzz: unknown target '$1' (decoder, board_receive, link_receive, preset, state_csv, recording, sweep_rows)" >&2; exit 2 ;;
+    decoder|board_receive|link_receive|preset|state_csv|recording|sweep_rows|explore_setup) echo "$root/tests/fuzz/corpus/$1" ;;
+    *) echo "fuzz: unknown target '$1' (decoder, board_receive, link_receive, preset, state_csv, recording, sweep_rows, explore_setup)" >&2; exit 2 ;;
   esac
 }
 for t in "${targets[@]}"; do corpus_of "$t" > /dev/null; done

@@ -63,6 +63,11 @@ bool check_recording(const std::uint8_t* data, std::size_t size, std::string* wh
 bool check_sweep_rows(const std::uint8_t* data, std::size_t size, std::string* why = nullptr);
 flockscope::experiments::SweepSpec sweep_rows_spec();
 
+// An Explore setup file (parse_setup, as the window's Load setup and `sweep --setup` read
+// it; fuzz_setup.cpp). Holds: one or two axes, every parameter within range; saved as the
+// window saves it, it reads back the same and makes the same sweep.
+bool check_explore_setup(const std::uint8_t* data, std::size_t size, std::string* why = nullptr);
+
 struct FuzzTarget {
   const char* name;  // scripts/fuzz.sh's and the corpus folder's name
   bool (*check)(const std::uint8_t*, std::size_t, std::string*);
@@ -73,6 +78,7 @@ inline constexpr FuzzTarget kTargets[] = {{"decoder", check_decoder},
                                           {"preset", check_preset},
                                           {"state_csv", check_state_csv},
                                           {"recording", check_recording},
-                                          {"sweep_rows", check_sweep_rows}};
+                                          {"sweep_rows", check_sweep_rows},
+                                          {"explore_setup", check_explore_setup}};
 
 }  // namespace fuzztest

@@ -1,5 +1,5 @@
 // Writes the seed corpora of the file readers' fuzz targets (tests/fuzz/corpus/{preset,
-// state_csv,recording,sweep_rows}/) with the app's own writers: the bundled presets and
+// state_csv,recording,sweep_rows,explore_setup}/) with the app's own writers: the bundled presets and
 // presets the app saves, state files as `run` writes them, recordings as the window and
 // `mirror` record them, a sweep's runs file; each also damaged in the ways files are
 // (cut short, bytes flipped, hand edits). Deterministic: rerunning it changes nothing. Files
@@ -20,6 +20,7 @@
 #include "flockscope/core/metrics.hpp"
 #include "flockscope/core/recording.hpp"
 #include "flockscope/experiments/sweep.hpp"
+#include "explore_setup.hpp"
 #include "fuzz_checks.hpp"
 
 namespace fs = std::filesystem;
@@ -206,6 +207,36 @@ void sweep_rows(const fs::path& dir) {
   put(dir, "id_out_of_range", std::string(1, '\1') + "99" + rows.substr(rows.find(',')));
 }
 
+void explore_setups(const fs::path& dir, std::mt19937& rng) {
+  using namespace flockscope::cli;
+  const std::string saved = setup_to_json(setup_of_spec(fuzztest::sweep_rows_spec(), "mean_diameter", 0)).dump(2);
+  put(dir, "saved_lists", saved);
+  damaged(dir, "saved_lists", saved, rng, 3);
+  ExploreSetup range;
+  range.preset = "report-baseline";
+  range.axes.push_back({"visualRange", 10, 80, 8, false, {}});
+  range.axes.push_back({"centeringfactor", 0.0001, 0.01, 5, true, {}});
+  put(dir, "saved_ranges", setup_to_json(range).dump(2));
+  const char* hand[][2] = {
+      {"empty", ""},
+      {"not_object", "[]"},
+      {"preset_only", R"({"preset": "report-baseline", "axes": [{"key": "D_vis", "from": 10, "to": 40, "values": 4}], "repeats": 1, "steps": 10})"},
+      {"no_axes", R"({"preset": "report-baseline", "axes": [], "repeats": 1, "steps": 10})"},
+      {"three_axes", R"({"params": {}, "axes": [{"key": "D_vis", "values": [1]}, {"key": "S_coh", "values": [1]}, {"key": "S_sep", "values": [1]}], "repeats": 1, "steps": 1})"},
+      {"same_axis_twice", R"({"params": {}, "axes": [{"key": "D_vis", "values": [10]}, {"key": "D_vis", "values": [20]}], "repeats": 1, "steps": 1})"},
+      {"reversed", R"({"params": {}, "axes": [{"key": "visualRange", "from": 50, "to": 10, "values": 3}], "repeats": 1, "steps": 1})"},
+      {"out_of_range", R"({"params": {}, "axes": [{"key": "visualRange", "from": -5, "to": 10, "values": 3}], "repeats": 1, "steps": 1})"},
+      {"text_values", R"({"params": {}, "axes": [{"key": "D_vis", "values": ["10", "inf", "x"]}], "repeats": 2, "steps": 5})"},
+      {"log_axis", R"({"params": {}, "axes": [{"key": "centeringfactor", "from": 0.0001, "to": 0.01, "values": 5, "log": true}], "repeats": 1, "steps": 1})"},
+      {"seed_and_measure", R"({"params": {}, "seed": 4294967295, "axes": [{"key": "maxspeed", "values": [3, 6]}], "repeats": 1, "steps": 1, "measure": "final_clusters", "workers": 3})"},
+      {"bad_measure", R"({"params": {}, "axes": [{"key": "maxspeed", "values": [3]}], "repeats": 1, "steps": 1, "measure": "fun"})"},
+      {"newer_version", R"({"flockscope_explore_setup": 99, "params": {}, "axes": [{"key": "maxspeed", "values": [3]}], "repeats": 1, "steps": 1})"},
+      {"unknown_field", R"({"params": {}, "axes": [{"key": "maxspeed", "values": [3], "colour": 1}], "repeats": 1, "steps": 1})"},
+      {"choice_axis", R"({"params": {}, "axes": [{"key": "rules", "values": [0, 1]}], "repeats": 1, "steps": 1})"},
+  };
+  for (const auto& [name, text] : hand) put(dir, std::string("hand_") + name, text);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -216,7 +247,7 @@ int main(int argc, char** argv) {
   const fs::path root = argv[1];
   setenv("SOURCE_DATE_EPOCH", "1796083200", 1);  // recordings' "created": 2026-12-01
   std::mt19937 rng(20261129);
-  for (const char* t : {"preset", "state_csv", "recording", "sweep_rows"}) {
+  for (const char* t : {"preset", "state_csv", "recording", "sweep_rows", "explore_setup"}) {
     fs::create_directories(root / t);
     for (const auto& e : fs::directory_iterator(root / t))
       if (e.path().filename().string().rfind("regress_", 0) != 0) fs::remove(e.path());
@@ -225,5 +256,6 @@ int main(int argc, char** argv) {
   state_files(root / "state_csv", rng);
   recordings(root / "recording", rng);
   sweep_rows(root / "sweep_rows");
+  explore_setups(root / "explore_setup", rng);
   return 0;
 }

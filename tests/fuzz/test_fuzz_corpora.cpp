@@ -38,5 +38,6 @@ TEST(FuzzCorpus, PresetsReplayClean) { replay(fuzztest::kTargets[3]); }
 TEST(FuzzCorpus, StateFilesReplayClean) { replay(fuzztest::kTargets[4]); }
 TEST(FuzzCorpus, RecordingsReplayClean) { replay(fuzztest::kTargets[5]); }
 TEST(FuzzCorpus, SweepRunsFilesReplayClean) { replay(fuzztest::kTargets[6]); }
+TEST(FuzzCorpus, ExploreSetupsReplayClean) { replay(fuzztest::kTargets[7]); }
 
 }  // namespace
