@@ -1,5 +1,6 @@
-// A user's mouse for the headless window tests: SDL events pushed into the queue the app
-// reads on its next frame, drags frame by frame, and waiting for the window to settle.
+// A user's mouse and keys for the headless window tests: SDL events pushed into the queue the
+// app reads on its next frame, drags frame by frame, and waiting for the window to settle;
+// and the files the tests read back.
 #pragma once
 
 #include <SDL.h>
@@ -41,6 +42,34 @@ inline std::vector<std::vector<std::string>> read_csv(const std::filesystem::pat
     rows.push_back(std::move(cells));
   }
   return rows;
+}
+
+// A fresh, empty folder for a test's files: TMP/flockscope_test_gui/SUITE.NAME.
+inline std::filesystem::path fresh_test_dir(const std::string& suite, const std::string& name) {
+  const auto d = std::filesystem::temp_directory_path() / "flockscope_test_gui" / (suite + "." + name);
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+inline std::string read_text(const std::filesystem::path& f) {
+  std::ifstream in(f);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A key as SDL delivers it, with the modifiers held (SDL's own state, which Dear ImGui's
+// backend reads for Shift/Ctrl/Alt).
+inline void push_key(Uint32 type, SDL_Keycode key, SDL_Keymod mods) {
+  SDL_SetModState(mods);
+  SDL_Event e{};
+  e.type = type;
+  e.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
+  e.key.keysym.sym = key;
+  e.key.keysym.scancode = SDL_GetScancodeFromKey(key);
+  e.key.keysym.mod = Uint16(mods);
+  ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
 }
 
 inline void push_mouse(Uint32 type, float x, float y, Uint8 button = SDL_BUTTON_LEFT) {

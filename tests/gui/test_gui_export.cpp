@@ -23,12 +23,7 @@ using namespace flockscope::gui;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / "flockscope_test_gui" / ("export." + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path fresh_dir(const std::string& name) { return fresh_test_dir("export", name); }
 
 // Tall enough that the whole control panel fits without scrolling.
 GuiOptions tall_window() { return headless(1280, 1500); }
@@ -49,12 +44,6 @@ void pick_preset(GuiApp& app, const std::string& name) {
   app.frame();
 }
 
-std::string read_text(const fs::path& f) {
-  std::ifstream in(f);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 fs::path exported(const GuiApp& app, const std::string& suffix) {
   for (const auto& f : app.last_export())

@@ -43,18 +43,6 @@ fs::path test_dir() {
   return d;
 }
 
-// A key as SDL delivers it, with the modifiers held (SDL's own state, which Dear ImGui's
-// backend reads for Shift/Ctrl/Alt).
-void push_key(Uint32 type, SDL_Keycode key, SDL_Keymod mods) {
-  SDL_SetModState(mods);
-  SDL_Event e{};
-  e.type = type;
-  e.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
-  e.key.keysym.sym = key;
-  e.key.keysym.scancode = SDL_GetScancodeFromKey(key);
-  e.key.keysym.mod = Uint16(mods);
-  ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
-}
 
 double visual_range(GuiApp& app) { return app.source().pending_params().visualRange; }
 

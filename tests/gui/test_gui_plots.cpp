@@ -22,19 +22,8 @@ using namespace flockscope::gui;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / "flockscope_test_gui" / ("plots." + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path fresh_dir(const std::string& name) { return fresh_test_dir("plots", name); }
 
-std::string read_text(const fs::path& f) {
-  std::ifstream in(f);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 fs::path exported(const GuiApp& app, const std::string& suffix) {
   for (const auto& f : app.last_export())
@@ -263,18 +252,6 @@ TEST(GuiPlotLink, TheHoveredTimeIsALineOnTheOtherPlots) {
 }
 
 namespace {
-// A key as SDL delivers it, with the modifiers held (SDL's own state, which Dear ImGui's
-// backend reads for Shift/Ctrl/Alt).
-void push_key(Uint32 type, SDL_Keycode key, SDL_Keymod mods) {
-  SDL_SetModState(mods);
-  SDL_Event e{};
-  e.type = type;
-  e.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
-  e.key.keysym.sym = key;
-  e.key.keysym.scancode = SDL_GetScancodeFromKey(key);
-  e.key.keysym.mod = Uint16(mods);
-  ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
-}
 
 void tap(GuiApp& app, SDL_Keycode key) {
   push_key(SDL_KEYDOWN, key, KMOD_NONE);
