@@ -70,12 +70,16 @@ fs::path preset_dir() { return assets_dir() / "presets"; }
 
 fs::path resolve_preset(std::string_view name_or_file) {
   const fs::path direct(name_or_file);
+  // Without an error code, exists() throws on a name the system refuses (too long, say): a
+  // preset name is the user's text, so that is an unknown preset like any other.
+  std::error_code ec;
   if (direct.extension() == ".json" || name_or_file.find('/') != std::string_view::npos) {
-    if (!fs::exists(direct)) throw InputError(direct.string() + ": no such preset file");
+    if (!fs::exists(direct, ec))
+      throw InputError(direct.string() + ": no such preset file" + (ec ? " (" + ec.message() + ")" : ""));
     return direct;
   }
   const fs::path bundled = preset_dir() / (std::string(name_or_file) + ".json");
-  if (!fs::exists(bundled)) {
+  if (!fs::exists(bundled, ec)) {
     const auto names = preset_names();
     std::string known;
     for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;

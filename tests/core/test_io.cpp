@@ -162,3 +162,17 @@ TEST(Presets, DescriptionIsReadForTheListAndNeverThrows) {
   EXPECT_EQ(preset_description(resolve_preset("report-baseline")).rfind("The report's baseline (Table 1)", 0), 0u);
   EXPECT_EQ(preset_description(fs::temp_directory_path() / "flockscope-no-such-preset.json"), "");
 }
+
+// A preset name the file system refuses (longer than a file name may be) is an unknown
+// preset with the usual message, not an exception from the file system that ends the app.
+TEST(Presets, ANameTooLongForTheFileSystemIsAnUnknownPreset) {
+  const std::string name(300, 'r');
+  EXPECT_THROW(resolve_preset(name), InputError);
+  EXPECT_THROW(resolve_preset(name + ".json"), InputError);
+  EXPECT_THROW(resolve_preset("dir/" + name), InputError);
+  try {
+    resolve_preset(name);
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown preset"), std::string::npos) << e.what();
+  }
+}
