@@ -125,6 +125,22 @@ inline void drag(flockscope::gui::GuiApp& app, float x0, float y, float x1) {
   app.frame();
 }
 
+// Wheel notches over a plot's middle, one a frame.
+inline void wheel_over(flockscope::gui::GuiApp& app, const std::string& plot, int notches) {
+  const auto r = app.item_rect("plot:" + plot);
+  ASSERT_TRUE(r) << plot;
+  push_mouse(SDL_MOUSEMOTION, r->cx(), r->cy());
+  app.frame();
+  for (int i = 0; i < notches; ++i) {
+    SDL_Event wheel{};
+    wheel.type = SDL_MOUSEWHEEL;
+    wheel.wheel.y = 1;
+    ASSERT_EQ(SDL_PushEvent(&wheel), 1);
+    app.frame();
+  }
+  app.frame();
+}
+
 // Where a widget is once the panel's layout has settled (the same place two frames in a row:
 // messages and the link's first stats change the panel's height); nothing if it did not
 // settle within ms.

@@ -76,18 +76,7 @@ TEST(GuiExportFlow, VisibleRangeOfAZoomedPlotWithAHiddenLine) {
   const std::size_t points = app.plots().diameter.size();
 
   // Zoom the centroid plot about its middle, then hide its "centroid x" line.
-  const auto plot = app.item_rect("plot:centroid");
-  ASSERT_TRUE(plot);
-  push_mouse(SDL_MOUSEMOTION, plot->cx(), plot->cy());
-  app.frame();
-  for (int i = 0; i < 4; ++i) {  // four notches of the wheel, one a frame
-    SDL_Event wheel{};
-    wheel.type = SDL_MOUSEWHEEL;
-    wheel.wheel.y = 1;
-    ASSERT_EQ(SDL_PushEvent(&wheel), 1);
-    app.frame();
-  }
-  app.frame();
+  wheel_over(app, "centroid", 4);
   const PlotView v = app.plot_view(1);
   ASSERT_FALSE(v.autofit_x);
   const double full = app.plots().diameter.t().back() - app.plots().diameter.t().front();

@@ -41,22 +41,6 @@ void steps(GuiApp& app, int n) {
   app.frame();
 }
 
-// Wheel notches over a plot's middle, one a frame.
-void wheel_over(GuiApp& app, const std::string& plot, int notches) {
-  const auto r = app.item_rect("plot:" + plot);
-  ASSERT_TRUE(r) << plot;
-  push_mouse(SDL_MOUSEMOTION, r->cx(), r->cy());
-  app.frame();
-  for (int i = 0; i < notches; ++i) {
-    SDL_Event wheel{};
-    wheel.type = SDL_MOUSEWHEEL;
-    wheel.wheel.y = 1;
-    ASSERT_EQ(SDL_PushEvent(&wheel), 1);
-    app.frame();
-  }
-  app.frame();
-}
-
 // Right-clicks a plot and clicks `entry` in its menu ("plotmenu:share_right"), then closes
 // the menu by clicking the plot's title row.
 void menu_pick(GuiApp& app, const std::string& plot, const std::string& entry) {
@@ -422,7 +406,9 @@ TEST(GuiPlotFixes, TheKeysHintFitsItsRow) {
     ASSERT_TRUE(r) << w;
     EXPECT_LE(r->x1, float(w)) << w;
     if (w == 1280) narrow = r->x1 - r->x0;
-    if (w == 1920) EXPECT_GT(r->x1 - r->x0, narrow);  // the whole hint
+    if (w == 1920) {
+      EXPECT_GT(r->x1 - r->x0, narrow);  // the whole hint
+    }
   }
 }
 
